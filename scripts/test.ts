@@ -1,0 +1,112 @@
+/**
+ * `npm test`: every test. Installs what the tests need from Debian when it is missing
+ * (checkers such as qpdf, a PostgreSQL server), runs the unit and integration tests on the
+ * embedded PGlite, then the HTTP integration tests again against a throwaway PostgreSQL
+ * cluster on a loopback port, and prints one closing line: "tests: N passed, N failed".
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const bun = process.execPath;
+/** Debian packages the tests read outputs with (independent checkers). */
+const DEBIAN_TOOLS: Record<string, string> = { qpdf: "qpdf", pdfinfo: "poppler-utils" };
+
+type Totals = { passed: number; failed: number };
+const totals: Totals = { passed: 0, failed: 0 };
+
+function have(cmd: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0;
+}
+
+function aptInstall(packages: string[]): void {
+  if (packages.length === 0) return;
+  console.log(`[test] installing from Debian: ${packages.join(" ")}`);
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const run = (args: string[]) => spawnSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  run(["apt-get", "update", "-qq"]);
+  const res = run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...packages]);
+  if (res.status !== 0) console.warn(`[test] apt-get install failed for ${packages.join(" ")}; tests needing them will fail`);
+}
+
+function postgresBin(): string | null {
+  const base = "/usr/lib/postgresql";
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  return versions.length ? join(base, versions[0], "bin") : null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs bun test, echoing its output, and adds its counts to the totals. */
+async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
+  const child = spawn(bun, ["test", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let tail = "";
+  const keep = (chunk: Buffer, out: NodeJS.WriteStream) => {
+    out.write(chunk);
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on("data", (c) => keep(c, process.stdout));
+  child.stderr.on("data", (c) => keep(c, process.stderr));
+  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
+  const passed = Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0);
+  const failed = Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0);
+  totals.passed += passed;
+  totals.failed += failed + (code !== 0 && failed === 0 ? 1 : 0);
+  console.log(`[test] ${label}: ${passed} passed, ${failed} failed (exit ${code})`);
+}
+
+/** A throwaway PostgreSQL cluster on a loopback port, owned by the postgres user. */
+async function startPostgres(): Promise<{ url: string; stop: () => void } | null> {
+  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: () => {} };
+  if (!postgresBin()) aptInstall(["postgresql"]);
+  const bin = postgresBin();
+  if (!bin) return null;
+  const dir = mkdtempSync(join(tmpdir(), "vektor-pg-"));
+  const asPg = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
+  if (asPg.length) spawnSync("chown", ["-R", "postgres:postgres", dir]);
+  const run = (cmd: string, args: string[]) => spawnSync(asPg[0] ?? cmd, asPg.length ? [...asPg.slice(1), cmd, ...args] : args, { stdio: "inherit" });
+  const port = await freePort();
+  if (run(join(bin, "initdb"), ["-D", join(dir, "data"), "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]).status !== 0) return null;
+  const opts = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  if (run(join(bin, "pg_ctl"), ["-D", join(dir, "data"), "-l", join(dir, "log"), "-o", opts, "-w", "start"]).status !== 0) return null;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      run(join(bin, "pg_ctl"), ["-D", join(dir, "data"), "-m", "immediate", "stop"]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg));
+
+const only = process.argv.slice(2);
+await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
+
+const pg = await startPostgres();
+if (pg) {
+  try {
+    await bunTest("HTTP integration (PostgreSQL)", ["server/test"], { TEST_DATABASE_URL: pg.url });
+  } finally {
+    pg.stop();
+  }
+} else {
+  console.error("[test] could not start PostgreSQL: the Postgres run counts as failed");
+  totals.failed += 1;
+}
+
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed > 0 ? 1 : 0);

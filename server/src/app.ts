@@ -1,0 +1,30 @@
+/** Composes the HTTP application from its plugins and resource modules. */
+import { Elysia } from "elysia";
+import { httpCore } from "./http/core";
+import { openapiPlugin } from "./http/openapi";
+import { accountModule } from "./modules/account";
+import { adminModule } from "./modules/admin";
+import { authRoutes } from "./modules/auth-routes";
+import { configModule } from "./modules/config";
+import { filesModule } from "./modules/files";
+import { FileService } from "./modules/files/service";
+import { systemModule } from "./modules/system";
+import { tokensModule } from "./modules/tokens";
+import type { Services } from "./services";
+
+export function createApp(s: Services) {
+  const files = new FileService(s);
+  // normalize off: unknown body fields are a VALIDATION_ERROR instead of being dropped silently.
+  return new Elysia({ normalize: false })
+    .use(httpCore(s))
+    .use(openapiPlugin())
+    .use(systemModule(s))
+    .use(configModule(s))
+    .use(authRoutes(s))
+    .use(accountModule(s))
+    .use(tokensModule(s))
+    .use(filesModule(s, files))
+    .use(adminModule(s, files));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,57 @@
+/**
+ * Better Auth: e-mail + password accounts and session cookies (`svc.session_token`).
+ * New accounts get the sign-up credit grant and, for ADMIN_EMAILS, the admin role.
+ */
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import type { Db } from "../db/client";
+import { schema } from "../db/schema";
+import type { ConfigService } from "../modules/config/service";
+import { recordGrant } from "../modules/account/credits";
+
+export interface AuthDeps {
+  db: Db;
+  config: ConfigService;
+  baseUrl: string;
+  secret: string;
+  adminEmails: string[];
+}
+
+export function createAuth({ db, config, baseUrl, secret, adminEmails }: AuthDeps) {
+  return betterAuth({
+    baseURL: baseUrl,
+    basePath: "/api/auth",
+    secret,
+    trustedOrigins: [baseUrl],
+    database: drizzleAdapter(db, { provider: "pg", schema }),
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    advanced: { cookiePrefix: "svc" },
+    // Our own limiter covers every route, /api/auth included, with the envelope and Retry-After.
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    user: {
+      additionalFields: {
+        role: { type: "string", input: false, defaultValue: "user" },
+        plan: { type: "string", input: false, defaultValue: "free" },
+        credits: { type: "number", input: false, defaultValue: 0 },
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (u) => {
+            const grant = await config.get("credits.signup_grant");
+            const role = adminEmails.includes(u.email.toLowerCase()) ? "admin" : "user";
+            return { data: { ...u, role, plan: "free", credits: grant } };
+          },
+          after: async (u) => {
+            const credits = (u as { credits?: number }).credits ?? 0;
+            if (credits > 0) await recordGrant(db, u.id, credits, "signup_grant");
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

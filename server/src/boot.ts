@@ -1,0 +1,80 @@
+/**
+ * Builds the services from the environment and starts (or stops) the HTTP server. Used by
+ * main.ts and by the integration tests, so tests run the same wiring as production.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAuth } from "./auth/better-auth";
+import { CallerResolver } from "./auth/caller";
+import { createApp, type App } from "./app";
+import { openDatabase } from "./db/client";
+import { ensureDataDirs, type Env } from "./env";
+import { RateLimiter } from "./http/rate-limit";
+import { randomBase62 } from "./lib/ids";
+import { UrlSigner } from "./lib/signer";
+import { createLogger } from "./log";
+import { ConfigService } from "./modules/config/service";
+import { FileService } from "./modules/files/service";
+import { TokenService } from "./modules/tokens/service";
+import type { Services } from "./services";
+import { createStore } from "./storage";
+
+/** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
+function authSecret(env: Env): string {
+  if (env.authSecret) return env.authSecret;
+  const path = join(env.dataDir, "auth-secret");
+  if (!existsSync(path)) writeFileSync(path, randomBase62(48), { mode: 0o600 });
+  return readFileSync(path, "utf8").trim();
+}
+
+export async function buildServices(env: Env): Promise<Services> {
+  ensureDataDirs(env);
+  const log = createLogger(env.logLevel);
+  const database = await openDatabase(env);
+  const config = new ConfigService(database.db);
+  const secret = authSecret(env);
+  const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails });
+  const tokens = new TokenService(database.db);
+  return {
+    env,
+    log,
+    database,
+    config,
+    auth,
+    tokens,
+    callers: new CallerResolver(auth, tokens, database.db),
+    store: createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined }),
+    limiter: new RateLimiter(),
+    signer: new UrlSigner(`${secret}:urls`),
+    startedAt: new Date(),
+  };
+}
+
+export interface Running {
+  app: App;
+  services: Services;
+  url: string;
+  /** Finish in-flight requests, stop background jobs, close the database. */
+  stop(): Promise<void>;
+}
+
+const RETENTION_EVERY_MS = 10 * 60_000;
+
+export async function startServer(env: Env): Promise<Running> {
+  const services = await buildServices(env);
+  const app = createApp(services);
+  app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
+  const files = new FileService(services);
+  const retention = env.role === "api" ? null : setInterval(() => files.runRetention(new Date()).catch((err) => services.log.error({ err }, "retention failed")), RETENTION_EVERY_MS);
+  services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");
+  return {
+    app,
+    services,
+    url: env.publicUrl,
+    async stop() {
+      if (retention) clearInterval(retention);
+      await app.stop(false);
+      await services.database.close();
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The database schema (drizzle). Better Auth's four tables come first with the property names
+ * its drizzle adapter expects; our resources follow. Migrations in server/drizzle/ are
+ * generated from this file (`bun run db:generate` in server/) and run on PGlite and Postgres.
+ */
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
+const createdAt = () => ts("created_at").notNull().defaultNow();
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  role: text("role").notNull().default("user"),
+  plan: text("plan").notNull().default("free"),
+  /** Current balance; the ledger below explains every change. Never negative. */
+  credits: integer("credits").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: ts("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: ts("access_token_expires_at"),
+    refreshTokenExpiresAt: ts("refresh_token_expires_at"),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("account_user_idx").on(t.userId)],
+);
+
+export const verification = pgTable("verification", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: ts("expires_at").notNull(),
+  createdAt: createdAt(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    reason: text("reason").notNull(),
+    ref: text("ref"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const apiToken = pgTable(
+  "api_token",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** sha256 hex of the whole token; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    last4: text("last4").notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    expiresAt: ts("expires_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_token_hash_idx").on(t.tokenHash), index("api_token_user_idx").on(t.userId)],
+);
+
+/** Admin overrides of configuration keys; a key without a row has its default. */
+export const setting = pgTable(
+  "setting",
+  {
+    group: text("group").notNull(),
+    key: text("key").notNull(),
+    value: jsonb("value").notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    updatedBy: text("updated_by"),
+  },
+  (t) => [primaryKey({ columns: [t.group, t.key] })],
+);
+
+export const auditLog = pgTable("audit_log", {
+  id: text("id").primaryKey(),
+  actorId: text("actor_id"),
+  action: text("action").notNull(),
+  target: text("target"),
+  detail: jsonb("detail").$type<Record<string, unknown>>(),
+  createdAt: createdAt(),
+});
+
+export const file = pgTable(
+  "file",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    mime: text("mime").notNull(),
+    /** Declared size until confirmed; then the stored size. */
+    size: bigint("size", { mode: "number" }).notNull(),
+    /** sha256 hex: the declared one before confirm, the computed one after. */
+    checksum: text("checksum"),
+    /** PENDING (waiting for bytes), UPLOADED (confirmed). */
+    status: text("status").notNull(),
+    format: text("format"),
+    storageKey: text("storage_key").notNull(),
+    /** Multipart upload id while a multipart upload is open. */
+    uploadId: text("upload_id"),
+    partSize: integer("part_size"),
+    /** Set once all bytes arrived (single PUT done or multipart completed). */
+    receivedSize: bigint("received_size", { mode: "number" }),
+    receivedSha256: text("received_sha256"),
+    /** The job that produced this file (outputs only) and the file it was made from. */
+    jobId: text("job_id"),
+    sourceFileId: text("source_file_id"),
+    /** The latest output made from this file. */
+    outFileId: text("out_file_id"),
+    /** createJob/jobType/params asked for at presign-upload or import-url. */
+    pendingJob: jsonb("pending_job").$type<{ type: string; params: Record<string, unknown> } | null>(),
+    createdAt: createdAt(),
+    uploadedAt: ts("uploaded_at"),
+  },
+  (t) => [index("file_user_created_idx").on(t.userId, t.createdAt), index("file_status_created_idx").on(t.status, t.createdAt)],
+);
+
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file };
+export type Schema = typeof schema;

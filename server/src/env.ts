@@ -1,0 +1,86 @@
+/**
+ * Environment variables, read once at boot. Every variable the service understands is here
+ * (the README lists them); nothing else reads process.env.
+ */
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+
+export type Role = "all" | "api" | "worker";
+
+export interface S3Env {
+  endpoint: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+}
+
+export interface Env {
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  s3: S3Env | null;
+  adminEmails: string[];
+  authSecret: string | null;
+  role: Role;
+  logLevel: string;
+  version: string;
+  /** Seconds a single import may take (connect to last byte). */
+  importTimeoutMs: number;
+}
+
+type Source = Record<string, string | undefined>;
+
+function intVar(src: Source, name: string, fallback: number): number {
+  const raw = src[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function s3FromEnv(src: Source): S3Env | null {
+  if (!src.S3_ENDPOINT && !src.S3_BUCKET) return null;
+  const need = ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+  const missing = need.filter((k) => !src[k]);
+  if (missing.length) throw new Error(`S3 storage needs ${missing.join(", ")}`);
+  return {
+    endpoint: src.S3_ENDPOINT!,
+    bucket: src.S3_BUCKET!,
+    accessKeyId: src.S3_ACCESS_KEY_ID!,
+    secretAccessKey: src.S3_SECRET_ACCESS_KEY!,
+    region: src.S3_REGION || "us-east-1",
+  };
+}
+
+export function readEnv(src: Source = process.env): Env {
+  const host = src.HOST || "127.0.0.1";
+  const port = intVar(src, "PORT", 8080);
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const role = (src.ROLE || "all") as Role;
+  if (!["all", "api", "worker"].includes(role)) throw new Error(`ROLE must be all, api or worker, got "${role}"`);
+  return {
+    host,
+    port,
+    publicUrl: (src.PUBLIC_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ""),
+    dataDir: resolve(src.DATA_DIR || "./.data"),
+    databaseUrl: src.DATABASE_URL || null,
+    s3: s3FromEnv(src),
+    adminEmails: (src.ADMIN_EMAILS || "")
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+    authSecret: src.BETTER_AUTH_SECRET || null,
+    role,
+    logLevel: src.LOG_LEVEL || "info",
+    version: "1.0.0",
+    importTimeoutMs: intVar(src, "IMPORT_TIMEOUT_MS", 30_000),
+  };
+}
+
+/** Create DATA_DIR and its sub-folders: PGlite refuses a directory that does not exist. */
+export function ensureDataDirs(env: Env): void {
+  for (const sub of ["", "db", "objects"]) mkdirSync(resolve(env.dataDir, sub), { recursive: true });
+}

@@ -1,0 +1,78 @@
+/**
+ * Hooks every route shares: a request id on every answer and log line, the JSON body parser
+ * (see jsonBody), rate limiting, the one error handler,
+ * and one access log line per request.
+ */
+import { ServiceError } from "@vektor/shared/errors";
+import { Elysia } from "elysia";
+import type { Services } from "../services";
+import { classifyError, errorResponse } from "./errors";
+import { callerKey } from "./rate-limit";
+
+/** Largest JSON request body; uploads stream through their own routes. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+const requestIds = new WeakMap<Request, { id: string; start: number }>();
+
+export function requestIdOf(request: Request): string {
+  return requestIds.get(request)?.id ?? "unknown";
+}
+
+async function readCapped(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new ServiceError("PAYLOAD_TOO_LARGE", `JSON bodies are limited to ${limit} bytes`);
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    const chunk = r.value;
+    total += chunk.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw new ServiceError("PAYLOAD_TOO_LARGE", `JSON bodies are limited to ${limit} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * The body parser of every JSON route (named, so streaming routes that say `parse: "none"`
+ * are never touched): size-capped, and malformed JSON is a VALIDATION_ERROR.
+ */
+export const jsonBody = new Elysia({ name: "json-body" }).parser("jsonCapped", async ({ request }) => {
+  const text = await readCapped(request, JSON_BODY_LIMIT);
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ServiceError("VALIDATION_ERROR", "Malformed JSON body");
+  }
+});
+
+export function httpCore(s: Services) {
+  return new Elysia({ name: "http-core" })
+    .onRequest(async ({ request, set, server }) => {
+      const given = request.headers.get("x-request-id");
+      const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
+      requestIds.set(request, { id, start: performance.now() });
+      set.headers["x-request-id"] = id;
+      const perMinute = await s.config.get("ratelimit.per_minute");
+      const retryAfter = s.limiter.hit(callerKey(request, server?.requestIP(request)?.address ?? null), perMinute);
+      if (retryAfter > 0) throw new ServiceError("RATE_LIMITED", `Rate limit of ${perMinute} requests a minute exceeded`, { "retry-after": String(retryAfter) });
+    })
+    .onError({ as: "global" }, ({ code, error, request }) => {
+      const requestId = requestIdOf(request);
+      const c = classifyError(error, code, requestId, s.log);
+      if (c.code !== "INTERNAL") s.log.debug({ requestId, code: c.code, msg: c.message }, "request refused");
+      return errorResponse(c.code, c.message, { "x-request-id": requestId, ...c.headers }, c.status);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+      const meta = requestIds.get(request);
+      s.log.info(
+        { requestId: meta?.id, method: request.method, path: new URL(request.url).pathname, status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined },
+        "request",
+      );
+    });
+}

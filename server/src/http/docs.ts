@@ -1,0 +1,87 @@
+/**
+ * Route documentation in one call: the OpenAPI `detail` (summary, tags, security) and the
+ * `response` map with the success envelope plus one error envelope per status the route can
+ * answer. Keeping it beside each route is what keeps /openapi.json complete.
+ */
+import { ERROR_CATALOG, type ErrorCode } from "@vektor/shared/errors";
+import { ErrorEnvelope, Ok } from "@vektor/shared/schemas/envelope";
+import type { TSchema } from "@sinclair/typebox";
+
+export type AuthKind = "public" | "api" | "session" | "admin" | "signed";
+
+const SECURITY: Record<AuthKind, Record<string, string[]>[]> = {
+  public: [],
+  api: [{ cookieAuth: [] }, { bearerAuth: [] }],
+  session: [{ cookieAuth: [] }],
+  admin: [{ cookieAuth: [] }],
+  signed: [{ signedUrl: [] }],
+};
+
+const AUTH_ERRORS: Record<AuthKind, ErrorCode[]> = {
+  public: [],
+  api: ["UNAUTHORIZED"],
+  session: ["UNAUTHORIZED"],
+  admin: ["UNAUTHORIZED", "FORBIDDEN"],
+  signed: ["UNAUTHORIZED"],
+};
+
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: AuthKind;
+  /** Error codes this route can answer besides the auth ones, VALIDATION_ERROR and RATE_LIMITED. */
+  errors?: ErrorCode[];
+  /** Schema of `data` in the success envelope; omit for raw (streamed) answers. */
+  data?: TSchema;
+  /** Success status when not 200. */
+  status?: number;
+  /** Description of a raw success answer (downloads, streams). */
+  raw?: { status?: number; description: string; contentType: string };
+}
+
+function errorResponses(codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOG[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, TSchema> = {};
+  for (const [status, list] of byStatus) {
+    out[status] = { ...ErrorEnvelope, $id: undefined, description: `Error envelope; code: ${list.join(" | ")}` };
+  }
+  return out;
+}
+
+function describe(d: RouteDoc) {
+  const codes = new Set<ErrorCode>(["VALIDATION_ERROR", "RATE_LIMITED", "INTERNAL", ...AUTH_ERRORS[d.auth], ...(d.errors ?? [])]);
+  const response: Record<number, TSchema> = { ...errorResponses([...codes]) };
+  if (d.data) response[d.status ?? 200] = Ok(d.data);
+  const detail: Record<string, unknown> = {
+    summary: d.summary,
+    description: d.description,
+    tags: d.tags,
+    security: SECURITY[d.auth],
+  };
+  if (d.raw) {
+    detail.responses = {
+      [d.raw.status ?? 200]: { description: d.raw.description, content: { [d.raw.contentType]: { schema: { type: "string", format: "binary" } } } },
+    };
+  }
+  return { detail, response };
+}
+
+type Guard = { transform: (ctx: { request: Request }) => Promise<void> };
+
+/**
+ * The route-option builders of a module: `doc(d)` for routes without a body, `docJson(body, d)`
+ * for JSON bodies (capped parser). Both add the authentication guard `d.auth` names, which runs
+ * before validation so an anonymous caller always gets 401.
+ */
+export function routeDocs(callers: { guard(kind: "api" | "session" | "admin"): Guard }) {
+  const guardFor = (auth: AuthKind): Guard | Record<string, never> => (auth === "api" || auth === "session" || auth === "admin" ? callers.guard(auth) : {});
+  return {
+    doc: (d: RouteDoc) => ({ ...describe(d), ...guardFor(d.auth) }),
+    docJson: <B extends TSchema>(body: B, d: RouteDoc) => ({ body, parse: "jsonCapped" as const, ...describe(d), ...guardFor(d.auth) }),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * GET /openapi.json (OpenAPI 3.1.0, generated from the route schemas) and the readable API
+ * reference at /docs (Scalar, served from our own copy so it works offline).
+ */
+import { openapi } from "@elysiajs/openapi";
+import { ERROR_CATALOG } from "@vektor/shared/errors";
+import { Elysia } from "elysia";
+import { dirname, join } from "node:path";
+
+// The package's exports map hides dist/browser; find it beside the package's main entry.
+const scalarBundle = join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js");
+
+const errorTable = Object.entries(ERROR_CATALOG)
+  .map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.message} |`)
+  .join("\n");
+
+const DESCRIPTION = `Upload engineering files (CAD, GIS, point cloud, PCB, BIM, PDF, media), run tools on them, batches and workflows.
+
+**Envelopes.** Every JSON answer is \`{ ok: true, data }\` or \`{ ok: false, error: { code, message } }\`. Raw answers: this document, downloads, event streams and ZIP streams. Every answer carries \`X-Request-Id\`.
+
+**Authentication.** Session cookie \`svc.session_token\` from \`POST /api/auth/sign-in/email\`, or \`Authorization: Bearer vk_...\` (API token with scope \`api\`) on the user endpoints. Token management and admin endpoints take the cookie only. Signed URLs (uploads, downloads) need neither.
+
+**Lists.** \`limit\` is an integer 1..200 (default 50); lists that can grow answer \`{ items, nextCursor }\`; pass \`cursor\` for the next page. \`keys\` filters are comma-separated key names.
+
+**Limits.** JSON bodies: 1 MiB. Rate limit: \`ratelimit.per_minute\` requests a minute per caller (cookie, token or address); over it: 429 \`RATE_LIMITED\` with \`Retry-After\`.
+
+**Errors.**
+
+| HTTP | code | meaning |
+|---|---|---|
+${errorTable}
+`;
+
+export function openapiPlugin() {
+  return new Elysia({ name: "openapi" })
+    .get("/docs/scalar.js", () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
+    .use(
+      openapi({
+        path: "/docs",
+        specPath: "/openapi.json",
+        openapiVersion: "3.1.0",
+        provider: "scalar",
+        scalar: { cdn: "/docs/scalar.js", url: "/openapi.json" } as never,
+        exclude: { paths: ["/docs/scalar.js"] },
+        documentation: {
+          info: { title: "Vektor conversion and workflow service", version: "1.0.0", description: DESCRIPTION, license: { name: "AGPL-3.0-or-later", identifier: "AGPL-3.0-or-later" } },
+          tags: [
+            { name: "System" },
+            { name: "Configuration" },
+            { name: "Auth" },
+            { name: "Account" },
+            { name: "Tokens" },
+            { name: "Files" },
+            { name: "Admin" },
+          ],
+          components: {
+            securitySchemes: {
+              cookieAuth: { type: "apiKey", in: "cookie", name: "svc.session_token", description: "Session cookie set by sign-in or sign-up" },
+              bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "vk_...", description: "API token (POST /api/tokens)" },
+              webhookSignature: {
+                type: "apiKey",
+                in: "header",
+                name: "X-Service-Signature",
+                description: "sha256=<hex HMAC-SHA-256 of \"<X-Service-Timestamp>.<raw body>\"> keyed with the trigger secret; X-Service-Timestamp is Unix seconds, at most 300 s old",
+              },
+              signedUrl: { type: "apiKey", in: "query", name: "sig", description: "Signature of a presigned URL (with `exp`)" },
+            },
+          },
+        },
+      }),
+    );
+}

@@ -1,0 +1,49 @@
+/**
+ * Credit balance changes. The balance lives on the user row and every change is a ledger row
+ * written in the same transaction; a debit is one conditional UPDATE, so two concurrent
+ * charges can never take the balance below zero.
+ */
+import { ServiceError } from "@vektor/shared/errors";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { creditLedger, user } from "../../db/schema";
+import { newId } from "../../lib/ids";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Take `amount` credits inside an open transaction; throws INSUFFICIENT_CREDITS when short. */
+export async function debit(tx: Tx | Db, userId: string, amount: number, reason: string, ref: string | null = null): Promise<number> {
+  const rows = await tx
+    .update(user)
+    .set({ credits: sql`${user.credits} - ${amount}` })
+    .where(and(eq(user.id, userId), gte(user.credits, amount)))
+    .returning({ credits: user.credits });
+  if (rows.length === 0) throw new ServiceError("INSUFFICIENT_CREDITS", `This needs ${amount} credits and the balance is lower`);
+  await tx.insert(creditLedger).values({ id: newId("cr"), userId, amount: -amount, reason, ref });
+  return rows[0].credits;
+}
+
+/** Add credits inside an open transaction. */
+export async function credit(tx: Tx | Db, userId: string, amount: number, reason: string, ref: string | null = null): Promise<number> {
+  const rows = await tx
+    .update(user)
+    .set({ credits: sql`${user.credits} + ${amount}` })
+    .where(eq(user.id, userId))
+    .returning({ credits: user.credits });
+  await tx.insert(creditLedger).values({ id: newId("cr"), userId, amount, reason, ref });
+  return rows[0]?.credits ?? 0;
+}
+
+/** The sign-up grant is already on the new row (set before insert); this records it in the ledger. */
+export async function recordGrant(db: Db, userId: string, amount: number, reason: string): Promise<void> {
+  await db.insert(creditLedger).values({ id: newId("cr"), userId, amount, reason, ref: null });
+}
+
+export async function ledger(db: Db, userId: string, limit: number) {
+  return db
+    .select({ id: creditLedger.id, amount: creditLedger.amount, reason: creditLedger.reason, ref: creditLedger.ref, createdAt: creditLedger.createdAt })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId))
+    .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+    .limit(limit);
+}

@@ -1,0 +1,67 @@
+/** Admin actions beyond configuration: credit grants and the retention run. */
+import { fail } from "@vektor/shared/errors";
+import { AdminCreditsBody, NowBody } from "@vektor/shared/schemas/config";
+import { Type } from "@sinclair/typebox";
+import { eq } from "drizzle-orm";
+import { Elysia } from "elysia";
+import { auditLog, user } from "../../db/schema";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import { newId } from "../../lib/ids";
+import type { Services } from "../../services";
+import { credit, debit } from "../account/credits";
+import type { FileService } from "../files/service";
+
+function parseNow(raw: string | undefined): Date {
+  if (!raw) return new Date();
+  const at = new Date(raw);
+  if (Number.isNaN(at.getTime())) throw fail.validation("now must be an ISO-8601 date-time");
+  return at;
+}
+
+export function adminModule(s: Services, files: FileService) {
+  const { doc, docJson } = routeDocs(s.callers);
+  const db = s.database.db;
+  return new Elysia({ prefix: "/api/admin" })
+    .use(jsonBody)
+    .post(
+      "/credits",
+      async ({ request, body }) => {
+        const admin = await s.callers.require(request, "admin");
+        const [target] = await db.select({ id: user.id }).from(user).where(eq(user.email, body.email.toLowerCase()));
+        if (!target) throw fail.notFound("Account");
+        const balance = await db.transaction(async (tx) => {
+          const ref = `admin:${admin.id}`;
+          const b = body.amount >= 0 ? await credit(tx, target.id, body.amount, body.reason, ref) : await debit(tx, target.id, -body.amount, body.reason, ref);
+          await tx.insert(auditLog).values({ id: newId("aud"), actorId: admin.id, action: "credits.adjust", target: target.id, detail: { amount: body.amount, reason: body.reason } });
+          return b;
+        });
+        return ok({ userId: target.id, email: body.email.toLowerCase(), amount: body.amount, credits: balance });
+      },
+      {
+        ...docJson(AdminCreditsBody, { summary: "Grant (or debit, with a negative amount) credits",
+          description: "A debit larger than the balance answers 402 INSUFFICIENT_CREDITS; balances never go negative.",
+          tags: ["Admin"],
+          auth: "admin",
+          errors: ["NOT_FOUND", "INSUFFICIENT_CREDITS"],
+          data: Type.Object({ userId: Type.String(), email: Type.String(), amount: Type.Integer(), credits: Type.Integer() }),
+        }),
+      },
+    )
+    .post(
+      "/system/retention",
+      async ({ request, body }) => {
+        await s.callers.require(request, "admin");
+        return ok(await files.runRetention(parseNow(body?.now)));
+      },
+      {
+        ...docJson(Type.Optional(NowBody), { summary: "Run the retention clean-up once, as of `now`",
+          description: "Deletes uploads older than `retention.upload_hours` (never-confirmed ones included) and outputs older than `retention.output_hours`, bytes and records. The same job runs by itself every 10 minutes.",
+          tags: ["Admin"],
+          auth: "admin",
+          data: Type.Object({ deletedFiles: Type.Integer(), freedBytes: Type.Integer(), uploadCutoff: Type.String(), outputCutoff: Type.String() }),
+        }),
+      },
+    );
+}

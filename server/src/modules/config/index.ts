@@ -1,0 +1,50 @@
+/** Public configuration (whitelisted keys) and the admin configuration endpoints. */
+import { AdminConfig, ConfigMap, KeysQuery } from "@vektor/shared/schemas/config";
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import { parseKeys } from "../../http/query";
+import type { Services } from "../../services";
+import { CONFIG_GROUPS } from "./keys";
+
+const PUBLIC_VIEWS = {
+  public: "Whitelisted site configuration (sign-up grant, retention)",
+  flags: "Public feature flags (the *.enabled switches)",
+  thresholds: "Public thresholds (limits, costs, sizes in MB)",
+} as const;
+
+export function configModule(s: Services) {
+  const { doc, docJson } = routeDocs(s.callers);
+  const publicView = (view: keyof typeof PUBLIC_VIEWS) =>
+    new Elysia().get(`/api/config/${view}`, async ({ query }) => ok(await s.config.exposed(view, parseKeys(query.keys))), {
+      query: KeysQuery,
+      ...doc({ summary: PUBLIC_VIEWS[view], tags: ["Configuration"], auth: "public", data: ConfigMap }),
+    });
+  return new Elysia()
+    .use(jsonBody)
+    .use(publicView("public"))
+    .use(publicView("flags"))
+    .use(publicView("thresholds"))
+    .get(
+      "/api/admin/config",
+      async ({ request }) => {
+        await s.callers.require(request, "admin");
+        return ok(await s.config.grouped());
+      },
+      doc({ summary: "Every configuration key by group (secrets included)", tags: ["Admin"], auth: "admin", data: AdminConfig }),
+    )
+    .put(
+      "/api/admin/config/:group",
+      async ({ request, params, body }) => {
+        const caller = await s.callers.require(request, "admin");
+        return ok(await s.config.update(params.group, body as Record<string, unknown>, caller.id));
+      },
+      {
+        params: Type.Object({ group: Type.String({ description: CONFIG_GROUPS.join(" | ") }) }),
+        ...docJson(Type.Record(Type.String(), Type.Unknown(), { description: "Partial { key: value } of the group; validated as a whole, applied at once, audit-logged" }), {
+          summary: "Change configuration keys of one group", tags: ["Admin"], auth: "admin", data: ConfigMap }),
+      },
+    );
+}

@@ -1,0 +1,90 @@
+/**
+ * Effective configuration: defaults overlaid with admin overrides from the `setting` table.
+ * Read on every request from a short cache so a change applies at once in this process and
+ * within CACHE_MS in every other process sharing the database.
+ */
+import { fail } from "@vektor/shared/errors";
+import { Value } from "@sinclair/typebox/value";
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { auditLog, setting } from "../../db/schema";
+import { newId } from "../../lib/ids";
+import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "./keys";
+
+const CACHE_MS = 2000;
+
+export class ConfigService {
+  private cache: { at: number; values: ConfigValues } | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async all(): Promise<ConfigValues> {
+    if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.values;
+    const values = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, d]) => [k, structuredClone(d.default)])) as Record<string, unknown>;
+    for (const row of await this.db.select().from(setting)) {
+      if (configKey(row.key)) values[row.key] = row.value;
+    }
+    this.cache = { at: Date.now(), values: values as ConfigValues };
+    return this.cache.values;
+  }
+
+  async get<K extends ConfigKeyName>(key: K): Promise<ConfigValues[K]> {
+    return (await this.all())[key];
+  }
+
+  /** The admin view: every group with every key. Secrets are included (admins only). */
+  async grouped(): Promise<Record<ConfigGroup, Record<string, unknown>>> {
+    const values = await this.all();
+    const out = Object.fromEntries(CONFIG_GROUPS.map((g) => [g, {}])) as Record<ConfigGroup, Record<string, unknown>>;
+    for (const [key, def] of Object.entries(CONFIG_KEYS)) out[def.group][key] = values[key as ConfigKeyName];
+    return out;
+  }
+
+  /** Keys shown by one public endpoint, optionally narrowed by `keys` (unknown or hidden names are left out). */
+  async exposed(exposure: Exclude<Exposure, null>, keys: string[] | null): Promise<Record<string, unknown>> {
+    const values = await this.all();
+    const out: Record<string, unknown> = {};
+    for (const [key, def] of Object.entries(CONFIG_KEYS)) {
+      if (def.exposure !== exposure || (keys && !keys.includes(key))) continue;
+      out[key] = values[key as ConfigKeyName];
+    }
+    return out;
+  }
+
+  /** Validate a partial update of one group (all or nothing), store it, and audit it. */
+  async update(group: string, patch: Record<string, unknown>, actorId: string): Promise<Record<string, unknown>> {
+    if (!(CONFIG_GROUPS as readonly string[]).includes(group)) throw fail.validation(`Unknown configuration group "${group}"; expected one of ${CONFIG_GROUPS.join(", ")}`);
+    const entries = Object.entries(patch);
+    if (entries.length === 0) throw fail.validation("The body must set at least one key");
+    for (const [key, value] of entries) {
+      const def = configKey(key);
+      if (!def || def.group !== group) throw fail.validation(`Unknown key "${key}" in group ${group}`);
+      if (!Value.Check(def.schema, value)) {
+        const first = [...Value.Errors(def.schema, value)][0];
+        throw fail.validation(`${key}: ${first?.message ?? "invalid value"}`);
+      }
+    }
+    const before = await this.all();
+    await this.db.transaction(async (tx) => {
+      for (const [key, value] of entries) {
+        await tx
+          .insert(setting)
+          .values({ group, key, value, updatedBy: actorId })
+          .onConflictDoUpdate({ target: [setting.group, setting.key], set: { value, updatedAt: new Date(), updatedBy: actorId } });
+      }
+      const detail = Object.fromEntries(entries.map(([k, v]) => [k, configKey(k)!.secret ? { from: "***", to: "***" } : { from: before[k as ConfigKeyName], to: v }]));
+      await tx.insert(auditLog).values({ id: newId("aud"), actorId, action: "config.update", target: group, detail });
+    });
+    this.cache = null;
+    return (await this.grouped())[group as ConfigGroup];
+  }
+
+  /** Test and admin helper: forget the cache so the next read sees the database. */
+  invalidate(): void {
+    this.cache = null;
+  }
+}
+
+export async function auditRows(db: Db, action: string) {
+  return db.select().from(auditLog).where(eq(auditLog.action, action));
+}

@@ -1,0 +1,149 @@
+/** Files routes (spec "Files and jobs"; the job routes come with the tools). */
+import { fail } from "@vektor/shared/errors";
+import {
+  ConfirmResult,
+  FileIdBody,
+  FileList,
+  FileRecord,
+  ImportUrlBody,
+  ListQuery,
+  MultipartAbortBody,
+  MultipartCompleteBody,
+  MultipartPartBody,
+  PresignUploadBody,
+  PresignUploadResult,
+  SignedUrl,
+} from "@vektor/shared/schemas/file";
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import { parseLimit } from "../../http/query";
+import type { Services } from "../../services";
+import { parseRange } from "./range";
+import { FileService } from "./service";
+import { contentDisposition, type FileRow } from "./view";
+
+const FileIdParam = Type.Object({ fileId: Type.String({ maxLength: 100 }) });
+const SignedQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()), uploadId: Type.Optional(Type.String()) });
+
+export function filesModule(s: Services, files = new FileService(s)) {
+  const { doc, docJson } = routeDocs(s.callers);
+  const api = (request: Request) => s.callers.require(request, "api");
+
+  async function serve(row: FileRow, request: Request): Promise<Response> {
+    if (row.status !== "UPLOADED") throw fail.invalidState("This file is not uploaded yet");
+    const range = parseRange(request.headers.get("range"), row.size);
+    const body = await files.open(row, range);
+    const headers: Record<string, string> = {
+      "content-type": row.mime,
+      "content-disposition": contentDisposition(row.filename),
+      "accept-ranges": "bytes",
+      "content-length": String(range ? range.end - range.start + 1 : row.size),
+    };
+    if (row.checksum) headers.etag = `"${row.checksum}"`;
+    if (range) headers["content-range"] = `bytes ${range.start}-${range.end}/${row.size}`;
+    return new Response(body, { status: range ? 206 : 200, headers });
+  }
+
+  return new Elysia({ prefix: "/api/files" })
+    .use(jsonBody)
+    .post("/presign-upload", async ({ request, body }) => ok(await files.presignUpload((await api(request)).id, body)), {
+      ...docJson(PresignUploadBody, { summary: "Start an upload",
+        description:
+          "At or below `upload.multipart_threshold_mb` the answer has an absolute signed `uploadUrl` (15 minutes, no cookie needed) to PUT the bytes to; above it the answer is a multipart upload (`uploadId`, `partSize`, `partCount`): get each part's URL from /api/files/multipart/part, PUT it, then /api/files/multipart/complete. Then POST /api/files/confirm. Larger than `upload.max_size_mb` -> 413.",
+        tags: ["Files"],
+        auth: "api",
+        errors: ["PAYLOAD_TOO_LARGE"],
+        data: PresignUploadResult,
+      }),
+    })
+    .put(
+      "/upload/:fileId",
+      async ({ params, query, request, set }) => {
+        const stored = await files.receiveUpload(params.fileId, query, request.body);
+        set.headers.etag = `"${stored.sha256}"`;
+        return ok({ fileId: params.fileId, size: stored.size });
+      },
+      {
+        parse: "none",
+        params: FileIdParam,
+        query: SignedQuery,
+        ...doc({ summary: "Signed single-PUT target (the uploadUrl)", description: "The raw bytes are the body; at most the declared size.", tags: ["Files"], auth: "signed", errors: ["NOT_FOUND", "INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: Type.Object({ fileId: Type.String(), size: Type.Integer() }) }),
+      },
+    )
+    .put(
+      "/upload/:fileId/parts/:partNumber",
+      async ({ params, query, request, set }) => {
+        const partNumber = Number(params.partNumber);
+        if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw fail.validation("partNumber must be from 1 to 10000");
+        const receipt = await files.receivePart(params.fileId, partNumber, query, request.body);
+        set.headers.etag = receipt.etag;
+        return ok(receipt);
+      },
+      {
+        parse: "none",
+        params: Type.Object({ fileId: Type.String({ maxLength: 100 }), partNumber: Type.String({ maxLength: 5 }) }),
+        query: SignedQuery,
+        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete.", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: Type.Object({ partNumber: Type.Integer(), etag: Type.String() }) }),
+      },
+    )
+    .post("/multipart/part", async ({ request, body }) => ok(await files.partUrl((await api(request)).id, body.fileId, body.uploadId, body.partNumber)), {
+      ...docJson(MultipartPartBody, { summary: "Signed URL for one part", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: SignedUrl }),
+    })
+    .post("/multipart/complete", async ({ request, body }) => ok(await files.completeMultipart((await api(request)).id, body.fileId, body.uploadId, body.parts)), {
+      ...docJson(MultipartCompleteBody, { summary: "Join the uploaded parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Type.Object({ fileId: Type.String(), size: Type.Integer(), completed: Type.Boolean() }) }),
+    })
+    .post("/multipart/abort", async ({ request, body }) => ok(await files.abortMultipart((await api(request)).id, body.fileId, body.uploadId)), {
+      ...docJson(MultipartAbortBody, { summary: "Abandon a multipart upload and its parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Type.Object({ fileId: Type.String(), aborted: Type.Boolean() }) }),
+    })
+    .post("/confirm", async ({ request, body }) => ok(await files.confirm((await api(request)).id, body.fileId)), {
+      ...docJson(FileIdBody, { summary: "Confirm an upload",
+        description: "Checks the size, the optional sha256 `checksum`, and the bytes' signature (magic) against the declared MIME type and file name. On success the file is UPLOADED; a failed check answers 422 FILE_SIGNATURE_MISMATCH and removes the file. Confirming twice -> 409 INVALID_STATE.",
+        tags: ["Files"],
+        auth: "api",
+        errors: ["NOT_FOUND", "INVALID_STATE", "FILE_SIGNATURE_MISMATCH"],
+        data: ConfirmResult,
+      }),
+    })
+    .post("/import-url", async ({ request, body }) => ok(await files.importUrl((await api(request)).id, body)), {
+      ...docJson(ImportUrlBody, { summary: "Import a file from an http(s) URL",
+        description:
+          "The server resolves the host itself and refuses private, loopback, link-local, CGNAT, multicast and cloud-metadata addresses (IPv4, IPv6 and mapped forms), re-checks every redirect (at most 5), stops at `import.max_size_mb` (413) and times out. Hosts in `net.allow_hosts` are exempt. The bytes pass the same signature check as an upload; the file is UPLOADED when it does.",
+        tags: ["Files"],
+        auth: "api",
+        errors: ["IMPORT_BLOCKED", "PAYLOAD_TOO_LARGE", "FILE_SIGNATURE_MISMATCH"],
+        data: FileRecord,
+      }),
+    })
+    .post("/presign-download", async ({ request, body }) => ok(await files.presignDownload((await api(request)).id, body.fileId)), {
+      ...docJson(FileIdBody, { summary: "Signed download URL (15 minutes, no cookie needed)", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: SignedUrl }),
+    })
+    .get(
+      "/signed/:fileId",
+      async ({ params, query, request }) => serve(await files.signedRow(params.fileId, query), request),
+      { params: FileIdParam, query: SignedQuery, ...doc({ summary: "Signed download target", tags: ["Files"], auth: "signed", errors: ["NOT_FOUND", "INVALID_STATE"], raw: { description: "The file's bytes; supports Range", contentType: "application/octet-stream" } }) },
+    )
+    .get(
+      "/download/:fileId",
+      async ({ params, request }) => serve(await files.owned((await api(request)).id, params.fileId), request),
+      {
+        params: FileIdParam,
+        ...doc({ summary: "Download a file (streamed; Range supported)", description: "Sends Content-Disposition, Content-Length and ETag. A single `Range: bytes=` range answers 206; an unsatisfiable one 416 with the error envelope (code VALIDATION_ERROR).", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], raw: { description: "The file's bytes", contentType: "application/octet-stream" } }),
+      },
+    )
+    .get(
+      "",
+      async ({ request, query }) => ok(await files.list((await api(request)).id, parseLimit(query.limit, 50, 200), query.cursor)),
+      { query: ListQuery, ...doc({ summary: "The caller's files, newest first", description: "`limit` 1..200 (default 50); pass `nextCursor` as `cursor` for the next page.", tags: ["Files"], auth: "api", data: FileList }) },
+    )
+    .get("/:fileId", async ({ request, params }) => ok(await files.view(await files.owned((await api(request)).id, params.fileId))), {
+      params: FileIdParam,
+      ...doc({ summary: "File detail", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: FileRecord }),
+    })
+    .delete("/:fileId", async ({ request, params }) => ok(await files.remove((await api(request)).id, params.fileId)), {
+      params: FileIdParam,
+      ...doc({ summary: "Delete a file and its bytes", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: Type.Object({ fileId: Type.String(), deleted: Type.Boolean() }) }),
+    });
+}

@@ -1,0 +1,317 @@
+/**
+ * Files: presigned uploads (single PUT or multipart), confirmation with size, checksum and
+ * signature checks, listing, download, deletion, URL import and retention. Bytes always stream
+ * between the client, the object store and the checks; nothing holds a whole file.
+ */
+import { candidateFormats } from "@vektor/shared/formats";
+import { fail, ServiceError } from "@vektor/shared/errors";
+import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vektor/shared/schemas/file";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { file } from "../../db/schema";
+import type { Env } from "../../env";
+import { newId } from "../../lib/ids";
+import type { UrlSigner } from "../../lib/signer";
+import { safeFetch } from "../../net/safe-fetch";
+import type { ConfigService } from "../config/service";
+import { StorageError, type ByteRange, type ObjectStore, type PartReceipt } from "../../storage/types";
+import { checkSignature, SAMPLE_BYTES } from "./signature";
+import { fileView, safeFilename, type FileRow } from "./view";
+
+const MB = 1024 * 1024;
+/** Signed upload and download URLs live 15 minutes (contract section 5). */
+export const URL_TTL_SECONDS = 900;
+
+export interface FileDeps {
+  database: { db: Db };
+  store: ObjectStore;
+  config: ConfigService;
+  signer: UrlSigner;
+  env: Env;
+}
+
+export class FileService {
+  constructor(private readonly d: FileDeps) {}
+
+  private get db(): Db {
+    return this.d.database.db;
+  }
+
+  private async retention() {
+    const c = await this.d.config.all();
+    return { uploadHours: c["retention.upload_hours"], outputHours: c["retention.output_hours"] };
+  }
+
+  async view(row: FileRow) {
+    return fileView(row, await this.retention());
+  }
+
+  /** The caller's file, or NOT_FOUND (also for someone else's id: never reveal it exists). */
+  async owned(userId: string, fileId: string): Promise<FileRow> {
+    const [row] = await this.db
+      .select()
+      .from(file)
+      .where(and(eq(file.id, fileId), eq(file.userId, userId)));
+    if (!row) throw fail.notFound("File");
+    return row;
+  }
+
+  async presignUpload(userId: string, body: PresignUploadBody): Promise<PresignUploadResult> {
+    const c = await this.d.config.all();
+    if (body.size > c["upload.max_size_mb"] * MB) throw new ServiceError("PAYLOAD_TOO_LARGE", `Uploads are limited to ${c["upload.max_size_mb"]} MB`);
+    const pendingJob = pendingJobOf(body);
+    const id = newId("f");
+    const key = `u/${userId}/${id}`;
+    const base = { id, userId, filename: safeFilename(body.filename), mime: body.mime, size: body.size, checksum: body.checksum?.toLowerCase() ?? null, status: "PENDING", storageKey: key, pendingJob };
+    if (body.size > c["upload.multipart_threshold_mb"] * MB) {
+      const partSize = c["upload.part_size_mb"] * MB;
+      const uploadId = await this.d.store.createMultipart(key, body.mime);
+      await this.db.insert(file).values({ ...base, uploadId, partSize });
+      return { fileId: id, multipart: true, uploadId, partSize, partCount: Math.ceil(body.size / partSize) };
+    }
+    await this.db.insert(file).values(base);
+    const direct = await this.d.store.presignPut(key, URL_TTL_SECONDS, body.mime);
+    const signed = this.d.signer.query("put", [id], URL_TTL_SECONDS);
+    return { fileId: id, multipart: false, uploadUrl: direct ?? `${this.d.env.publicUrl}/api/files/upload/${id}?${signed.qs}`, expiresAt: signed.expiresAt.toISOString() };
+  }
+
+  /** The signed single-PUT route (local storage): stream the body, at most the declared size. */
+  async receiveUpload(fileId: string, q: { exp?: string; sig?: string }, body: ReadableStream<Uint8Array> | null) {
+    this.checkSignature("put", [fileId], q);
+    const [row] = await this.db.select().from(file).where(eq(file.id, fileId));
+    if (!row) throw fail.notFound("File");
+    if (row.status !== "PENDING" || row.uploadId) throw fail.invalidState("This file does not take a single-PUT upload");
+    const stored = await this.putBytes(row.storageKey, body, row.size);
+    await this.db.update(file).set({ receivedSize: stored.size, receivedSha256: stored.sha256 }).where(eq(file.id, fileId));
+    return stored;
+  }
+
+  private async putBytes(key: string, body: ReadableStream<Uint8Array> | null, maxBytes: number) {
+    try {
+      return await this.d.store.put(key, body ?? emptyStream(), { maxBytes });
+    } catch (e) {
+      if (e instanceof StorageError && e.reason === "too-large") throw new ServiceError("PAYLOAD_TOO_LARGE", `The body is larger than the declared ${maxBytes} bytes`);
+      throw e;
+    }
+  }
+
+  private checkSignature(purpose: string, parts: (string | number)[], q: { exp?: string; sig?: string }) {
+    const verdict = this.d.signer.verify(purpose, parts, q.exp, q.sig);
+    if (verdict === "expired") throw new ServiceError("UNAUTHORIZED", "This signed URL has expired");
+    if (verdict !== "ok") throw new ServiceError("UNAUTHORIZED", "This signed URL is not valid");
+  }
+
+  private async openMultipart(userId: string, fileId: string, uploadId: string): Promise<FileRow> {
+    const row = await this.owned(userId, fileId);
+    if (row.status !== "PENDING" || row.uploadId !== uploadId) throw fail.invalidState("No open multipart upload with this uploadId");
+    return row;
+  }
+
+  async partUrl(userId: string, fileId: string, uploadId: string, partNumber: number) {
+    const row = await this.openMultipart(userId, fileId, uploadId);
+    const partCount = Math.max(1, Math.ceil(row.size / row.partSize!));
+    if (partNumber > partCount) throw fail.validation(`partNumber must be from 1 to ${partCount}`);
+    const direct = await this.d.store.presignPart(row.storageKey, uploadId, partNumber, URL_TTL_SECONDS);
+    const signed = this.d.signer.query("part", [fileId, uploadId, partNumber], URL_TTL_SECONDS);
+    const url = direct ?? `${this.d.env.publicUrl}/api/files/upload/${fileId}/parts/${partNumber}?uploadId=${encodeURIComponent(uploadId)}&${signed.qs}`;
+    return { url, expiresAt: signed.expiresAt.toISOString() };
+  }
+
+  /** The signed part route (local storage). */
+  async receivePart(fileId: string, partNumber: number, q: { uploadId?: string; exp?: string; sig?: string }, body: ReadableStream<Uint8Array> | null): Promise<PartReceipt> {
+    const uploadId = q.uploadId ?? "";
+    this.checkSignature("part", [fileId, uploadId, partNumber], q);
+    const [row] = await this.db.select().from(file).where(eq(file.id, fileId));
+    if (!row || row.status !== "PENDING" || row.uploadId !== uploadId) throw fail.invalidState("No open multipart upload with this uploadId");
+    try {
+      return await this.d.store.putPart(row.storageKey, uploadId, partNumber, row.partSize!, body ?? emptyStream());
+    } catch (e) {
+      if (e instanceof StorageError) throw new ServiceError(e.reason === "too-large" ? "PAYLOAD_TOO_LARGE" : "VALIDATION_ERROR", e.message);
+      throw e;
+    }
+  }
+
+  async completeMultipart(userId: string, fileId: string, uploadId: string, parts: PartReceipt[]) {
+    const row = await this.openMultipart(userId, fileId, uploadId);
+    try {
+      await this.d.store.completeMultipart(row.storageKey, uploadId, parts);
+    } catch (e) {
+      if (e instanceof StorageError) throw fail.validation(`Cannot complete the upload: ${e.message}`);
+      throw e;
+    }
+    const info = await this.d.store.head(row.storageKey);
+    await this.db.update(file).set({ uploadId: null, receivedSize: info?.size ?? 0 }).where(eq(file.id, fileId));
+    return { fileId, size: info?.size ?? 0, completed: true };
+  }
+
+  async abortMultipart(userId: string, fileId: string, uploadId: string) {
+    const row = await this.openMultipart(userId, fileId, uploadId);
+    await this.d.store.abortMultipart(row.storageKey, uploadId);
+    await this.db.delete(file).where(eq(file.id, row.id));
+    return { fileId, aborted: true };
+  }
+
+  /** Size, checksum and signature checks; on success the file is UPLOADED. A failed check removes the bytes. */
+  async confirm(userId: string, fileId: string) {
+    const row = await this.owned(userId, fileId);
+    if (row.status === "UPLOADED") throw fail.invalidState("This file is already confirmed");
+    if (row.uploadId) throw fail.invalidState("Complete the multipart upload before confirming");
+    const info = await this.d.store.head(row.storageKey);
+    if (!info) throw fail.invalidState("No bytes were uploaded for this file yet");
+    const result = await this.verifyStored(row, info.size).catch(async (e) => {
+      await this.discard(row);
+      throw e;
+    });
+    const [updated] = await this.db
+      .update(file)
+      .set({ status: "UPLOADED", size: info.size, checksum: result.sha256, format: result.format, uploadedAt: new Date() })
+      .where(and(eq(file.id, fileId), eq(file.status, "PENDING")))
+      .returning();
+    if (!updated) throw fail.invalidState("This file is already confirmed");
+    return this.view(updated);
+  }
+
+  private async verifyStored(row: FileRow, size: number) {
+    if (size !== row.size) throw new ServiceError("FILE_SIGNATURE_MISMATCH", `Declared ${row.size} bytes but ${size} arrived`);
+    const sha256 = row.receivedSha256 && row.receivedSize === size ? row.receivedSha256 : await this.d.store.sha256(row.storageKey);
+    if (row.checksum && row.checksum !== sha256) throw new ServiceError("FILE_SIGNATURE_MISMATCH", "The sha256 checksum does not match the bytes");
+    const format = await this.sniff(row.storageKey, row.mime, row.filename, size);
+    return { sha256, format };
+  }
+
+  private async sniff(key: string, mime: string, filename: string, size: number) {
+    const head = await this.d.store.readBytes(key, 0, SAMPLE_BYTES);
+    const tail = size > SAMPLE_BYTES ? await this.d.store.readBytes(key, size - SAMPLE_BYTES, SAMPLE_BYTES) : head;
+    const verdict = await checkSignature(mime, filename, { head, tail, size });
+    if (!verdict.ok) throw new ServiceError("FILE_SIGNATURE_MISMATCH", `The content is not ${verdict.expected.join(" or ")} as declared by "${mime}" / "${filename}"`);
+    return verdict.format;
+  }
+
+  private async discard(row: FileRow) {
+    await this.d.store.delete(row.storageKey);
+    await this.db.delete(file).where(eq(file.id, row.id));
+  }
+
+  async list(userId: string, limit: number, cursor: string | undefined) {
+    const after = cursor ? decodeCursor(cursor) : null;
+    const rows = await this.db
+      .select()
+      .from(file)
+      .where(and(eq(file.userId, userId), after ? or(lt(file.createdAt, after.at), and(eq(file.createdAt, after.at), lt(file.id, after.id))) : undefined))
+      .orderBy(desc(file.createdAt), desc(file.id))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const retention = await this.retention();
+    return { items: page.map((r) => fileView(r, retention)), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  async remove(userId: string, fileId: string) {
+    const row = await this.owned(userId, fileId);
+    if (row.uploadId) await this.d.store.abortMultipart(row.storageKey, row.uploadId).catch(() => {});
+    await this.discard(row);
+    return { fileId, deleted: true };
+  }
+
+  /** The stream (or byte range) of a confirmed file. */
+  async open(row: FileRow, range: ByteRange | null) {
+    if (row.status !== "UPLOADED") throw fail.invalidState("This file is not uploaded yet");
+    return this.d.store.get(row.storageKey, range ?? undefined);
+  }
+
+  async presignDownload(userId: string, fileId: string) {
+    const row = await this.owned(userId, fileId);
+    if (row.status !== "UPLOADED") throw fail.invalidState("This file is not uploaded yet");
+    const signed = this.d.signer.query("get", [fileId], URL_TTL_SECONDS);
+    const direct = await this.d.store.presignGet(row.storageKey, URL_TTL_SECONDS, row.filename);
+    return { url: direct ?? `${this.d.env.publicUrl}/api/files/signed/${fileId}?${signed.qs}`, expiresAt: signed.expiresAt.toISOString() };
+  }
+
+  /** The file behind a signed download URL. */
+  async signedRow(fileId: string, q: { exp?: string; sig?: string }): Promise<FileRow> {
+    this.checkSignature("get", [fileId], q);
+    const [row] = await this.db.select().from(file).where(eq(file.id, fileId));
+    if (!row) throw fail.notFound("File");
+    return row;
+  }
+
+  /** Fetch a remote file through the address guard into storage; it is UPLOADED when its signature matches. */
+  async importUrl(userId: string, body: ImportUrlBody) {
+    const c = await this.d.config.all();
+    const maxBytes = c["import.max_size_mb"] * MB;
+    const pendingJob = pendingJobOf(body);
+    const fetched = await safeFetch(body.url, { allowHosts: c["net.allow_hosts"], maxBytes, timeoutMs: this.d.env.importTimeoutMs });
+    const id = newId("f");
+    const key = `u/${userId}/${id}`;
+    const stored = await this.putBytes(key, fetched.body, maxBytes).catch(async (e) => {
+      await this.d.store.delete(key).catch(() => {});
+      throw e instanceof ServiceError && e.code === "PAYLOAD_TOO_LARGE" ? new ServiceError("PAYLOAD_TOO_LARGE", `Imports are limited to ${c["import.max_size_mb"]} MB`) : e;
+    });
+    const filename = safeFilename(body.filename ?? fetched.filename ?? "download");
+    const mime = body.mime ?? usefulMime(fetched.contentType, filename);
+    const format = await this.sniff(key, mime, filename, stored.size).catch(async (e) => {
+      await this.d.store.delete(key);
+      throw e;
+    });
+    const [row] = await this.db
+      .insert(file)
+      .values({ id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, pendingJob, uploadedAt: new Date() })
+      .returning();
+    return this.view(row);
+  }
+
+  /** Delete uploads and outputs past their retention, and never-confirmed uploads. */
+  async runRetention(now: Date) {
+    const { uploadHours, outputHours } = await this.retention();
+    const uploadCut = new Date(now.getTime() - uploadHours * 3_600_000);
+    const outputCut = new Date(now.getTime() - outputHours * 3_600_000);
+    const expired = await this.db
+      .select()
+      .from(file)
+      .where(or(and(isNull(file.jobId), lt(file.createdAt, uploadCut)), and(isNotNull(file.jobId), lt(file.createdAt, outputCut))))
+      .limit(5000);
+    let freedBytes = 0;
+    for (const row of expired) {
+      if (row.uploadId) await this.d.store.abortMultipart(row.storageKey, row.uploadId).catch(() => {});
+      await this.d.store.delete(row.storageKey);
+      freedBytes += row.status === "UPLOADED" ? row.size : 0;
+    }
+    for (let i = 0; i < expired.length; i += 500) {
+      await this.db.delete(file).where(inArray(file.id, expired.slice(i, i + 500).map((r) => r.id)));
+    }
+    return { deletedFiles: expired.length, freedBytes, uploadCutoff: uploadCut.toISOString(), outputCutoff: outputCut.toISOString() };
+  }
+
+  /** Count of rows, for tests and status. */
+  async countFor(userId: string) {
+    const [r] = await this.db.select({ n: sql<number>`count(*)::int` }).from(file).where(eq(file.userId, userId));
+    return r.n;
+  }
+}
+
+function pendingJobOf(body: { createJob?: boolean; jobType?: string; params?: Record<string, unknown> }) {
+  if (!body.createJob) return null;
+  if (!body.jobType) throw fail.validation("createJob needs a jobType (a tool slug such as pdf.compress)");
+  return { type: body.jobType, params: body.params ?? {} };
+}
+
+function usefulMime(contentType: string | null, filename: string): string {
+  const ct = contentType?.split(";")[0].trim().toLowerCase();
+  if (ct && ct !== "application/octet-stream" && ct !== "binary/octet-stream") return ct;
+  return candidateFormats("", filename)[0]?.mimes[0] ?? "application/octet-stream";
+}
+
+function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (c) => c.close() });
+}
+
+function encodeCursor(row: FileRow): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const at = new Date(iso ?? "");
+  if (!id || Number.isNaN(at.getTime())) throw fail.validation("cursor is not valid");
+  return { at, id };
+}

@@ -1,0 +1,40 @@
+/** API tokens: create (shown once), list, revoke. Session cookie only. */
+import { CreatedToken, CreateTokenBody, TokenInfo } from "@vektor/shared/schemas/account";
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import type { Services } from "../../services";
+
+export function tokensModule(s: Services) {
+  const { doc, docJson } = routeDocs(s.callers);
+  return new Elysia({ prefix: "/api/tokens" })
+    .use(jsonBody)
+    .get(
+      "",
+      async ({ request }) => {
+        const caller = await s.callers.require(request, "session");
+        return ok(await s.tokens.list(caller.id));
+      },
+      doc({ summary: "The caller's API tokens (never the token itself)", tags: ["Tokens"], auth: "session", data: Type.Array(TokenInfo) }),
+    )
+    .post(
+      "",
+      async ({ request, body }) => {
+        const caller = await s.callers.require(request, "session");
+        return ok(await s.tokens.create(caller.id, body));
+      },
+      {
+        ...docJson(CreateTokenBody, { summary: "Create an API token", description: "The plain `vk_` token is in this answer only; the server keeps a hash. Scopes: `api` (default: use the S endpoints with `Authorization: Bearer`), `mcp:write` (MCP write tools).", tags: ["Tokens"], auth: "session", errors: ["LIMIT_EXCEEDED"], data: CreatedToken }),
+      },
+    )
+    .delete(
+      "/:id",
+      async ({ request, params }) => {
+        const caller = await s.callers.require(request, "session");
+        return ok(await s.tokens.revoke(caller.id, params.id));
+      },
+      { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), ...doc({ summary: "Revoke a token; it stops working at once", tags: ["Tokens"], auth: "session", errors: ["NOT_FOUND"], data: Type.Object({ id: Type.String(), revoked: Type.Boolean() }) }) },
+    );
+}

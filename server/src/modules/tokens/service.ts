@@ -1,0 +1,79 @@
+/**
+ * API tokens: `vk_` + 40 base62 characters, shown once; only the sha256 is stored. A token
+ * carries scopes: `api` (the S endpoints) and `mcp:write` (MCP write tools).
+ */
+import { fail, ServiceError } from "@vektor/shared/errors";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { apiToken } from "../../db/schema";
+import { newId, randomBase62 } from "../../lib/ids";
+
+export const TOKEN_SCOPES = ["api", "mcp:write"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+const MAX_TOKENS_PER_USER = 100;
+
+export function hashToken(token: string): string {
+  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
+}
+
+function publicView(row: typeof apiToken.$inferSelect) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    scopes: row.scopes,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  };
+}
+
+export class TokenService {
+  constructor(private readonly db: Db) {}
+
+  async create(userId: string, input: { name: string; scopes?: string[]; expiresInDays?: number }) {
+    const scopes = [...new Set(input.scopes ?? ["api"])];
+    const bad = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    if (bad.length) throw fail.validation(`Unknown scope ${bad.join(", ")}; expected ${TOKEN_SCOPES.join(", ")}`);
+    const existing = await this.db.select({ id: apiToken.id }).from(apiToken).where(and(eq(apiToken.userId, userId), isNull(apiToken.revokedAt)));
+    if (existing.length >= MAX_TOKENS_PER_USER) throw new ServiceError("LIMIT_EXCEEDED", `At most ${MAX_TOKENS_PER_USER} active tokens`);
+    const token = `vk_${randomBase62(40)}`;
+    const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null;
+    const [row] = await this.db
+      .insert(apiToken)
+      .values({ id: newId("tok"), userId, name: input.name, tokenHash: hashToken(token), prefix: token.slice(0, 7), last4: token.slice(-4), scopes, expiresAt })
+      .returning();
+    return { ...publicView(row), token };
+  }
+
+  async list(userId: string) {
+    const rows = await this.db
+      .select()
+      .from(apiToken)
+      .where(and(eq(apiToken.userId, userId), isNull(apiToken.revokedAt)))
+      .orderBy(desc(apiToken.createdAt));
+    return rows.map(publicView);
+  }
+
+  async revoke(userId: string, id: string) {
+    const rows = await this.db
+      .update(apiToken)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiToken.id, id), eq(apiToken.userId, userId), isNull(apiToken.revokedAt)))
+      .returning({ id: apiToken.id });
+    if (rows.length === 0) throw fail.notFound("Token");
+    return { id, revoked: true };
+  }
+
+  /** The owner and scopes of a live token, or null. Marks it used (at most once a minute). */
+  async verify(token: string): Promise<{ userId: string; scopes: string[]; tokenId: string } | null> {
+    if (!/^vk_[0-9A-Za-z]{32,}$/.test(token)) return null;
+    const [row] = await this.db.select().from(apiToken).where(eq(apiToken.tokenHash, hashToken(token)));
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
+    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+      await this.db.update(apiToken).set({ lastUsedAt: new Date() }).where(eq(apiToken.id, row.id));
+    }
+    return { userId: row.userId, scopes: row.scopes, tokenId: row.id };
+  }
+}

@@ -1,0 +1,25 @@
+/** Everything a route module needs, built once at boot (see boot.ts) and passed in. */
+import type { Auth } from "./auth/better-auth";
+import type { CallerResolver } from "./auth/caller";
+import type { Database } from "./db/client";
+import type { Env } from "./env";
+import type { RateLimiter } from "./http/rate-limit";
+import type { Logger } from "./log";
+import type { ConfigService } from "./modules/config/service";
+import type { TokenService } from "./modules/tokens/service";
+import type { ObjectStore } from "./storage/types";
+import type { UrlSigner } from "./lib/signer";
+
+export interface Services {
+  env: Env;
+  log: Logger;
+  database: Database;
+  config: ConfigService;
+  auth: Auth;
+  callers: CallerResolver;
+  tokens: TokenService;
+  store: ObjectStore;
+  limiter: RateLimiter;
+  signer: UrlSigner;
+  startedAt: Date;
+}

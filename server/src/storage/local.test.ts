@@ -1,0 +1,182 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { clientPart, collect, describeStoreContract, generatedStream, randomBytes, sha256Hex, storageError, streamOf } from "./contract.testkit";
+import { LocalStore } from "./local";
+
+const dirs: string[] = [];
+function tempRoot(): string {
+  const dir = mkdtempSync(join(tmpdir(), "vektor-local-store-"));
+  dirs.push(dir);
+  return join(dir, "objects");
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describeStoreContract("local", async () => new LocalStore(tempRoot()), { verifiesParts: true, aborts: true });
+
+describe("LocalStore", () => {
+  const root = tempRoot();
+  const store = new LocalStore(root);
+  const uploadDir = (id: string) => join(root, ".multipart", id);
+
+  test("keys stay inside the root", async () => {
+    await storageError(store.put("../escaped", streamOf(randomBytes(4))));
+    await storageError(store.put("u/../../escaped", streamOf(randomBytes(4))));
+    expect(existsSync(join(root, "..", "escaped"))).toBe(false);
+    await store.put("u/1/a", streamOf(randomBytes(4)));
+    expect(statSync(join(root, "u/1/a")).size).toBe(4);
+  });
+
+  test("presign* return null: the server signs its own routes", async () => {
+    expect(await store.presignPut("u/1/a", 60)).toBeNull();
+    expect(await store.presignGet("u/1/a", 60, "a.txt")).toBeNull();
+    expect(await store.presignPart("u/1/a", "x", 1, 60)).toBeNull();
+  });
+
+  test("a body over maxBytes leaves no temp file and no object", async () => {
+    const err = await storageError(store.put("u/1/big", streamOf(randomBytes(3 << 20)), { maxBytes: 2 << 20 }));
+    expect(err.reason).toBe("too-large");
+    expect(existsSync(join(root, "u/1/big"))).toBe(false);
+    expect(readdirSync(join(root, ".tmp"))).toEqual([]);
+  });
+
+  test("parts written in parallel, out of order, in small interleaved chunks give the exact bytes without a copy", async () => {
+    const partSize = 256 * 1024;
+    const bytes = randomBytes(7 * partSize + 999);
+    const id = await store.createMultipart("u/1/mp");
+    const dataInode = statSync(join(uploadDir(id), "data")).ino;
+    const order = [8, 3, 5, 1, 7, 2, 6, 4];
+    const receipts = await Promise.all(
+      order.map((n) => store.putPart("u/1/mp", id, n, partSize, streamOf(bytes.subarray((n - 1) * partSize, n * partSize), 4096, 2))),
+    );
+    receipts.sort((a, b) => a.partNumber - b.partNumber);
+    await store.completeMultipart("u/1/mp", id, receipts);
+    expect(sha256Hex(await collect(await store.get("u/1/mp")))).toBe(sha256Hex(bytes));
+    expect(statSync(join(root, "u/1/mp")).ino).toBe(dataInode);
+    expect(existsSync(uploadDir(id))).toBe(false);
+  });
+
+  test("completion refuses a wrong etag, a missing part, a short middle part and mixed part sizes", async () => {
+    const key = "u/2/mp";
+    const id = await store.createMultipart(key);
+    const one = await store.putPart(key, id, 1, 1000, streamOf(randomBytes(1000)));
+    const two = await store.putPart(key, id, 2, 1000, streamOf(randomBytes(999)));
+    const three = await store.putPart(key, id, 3, 1000, streamOf(randomBytes(10)));
+    expect((await storageError(store.completeMultipart(key, id, [one, { partNumber: 2, etag: one.etag }, three]))).reason).toBe("bad-parts");
+    expect((await storageError(store.completeMultipart(key, id, [one, two, three, { partNumber: 4, etag: three.etag }]))).reason).toBe("bad-parts");
+    expect((await storageError(store.completeMultipart(key, id, [one, two, three]))).reason).toBe("size-mismatch");
+    const twoAgain = await store.putPart(key, id, 2, 2000, streamOf(randomBytes(2000)));
+    expect((await storageError(store.completeMultipart(key, id, [one, twoAgain]))).reason).toBe("size-mismatch");
+    // A failed completion leaves the upload usable: fix part 2 and complete.
+    const fixed = randomBytes(1000);
+    const twoFixed = await store.putPart(key, id, 2, 1000, streamOf(fixed));
+    await store.completeMultipart(key, id, [one, twoFixed, three]);
+    expect(await store.readBytes(key, 1000, 1000)).toEqual(fixed);
+    expect(await store.head(key)).toEqual({ size: 2010 });
+  });
+
+  test("an oversized part is refused and counts as missing until re-sent", async () => {
+    const key = "u/3/mp";
+    const id = await store.createMultipart(key);
+    const one = await store.putPart(key, id, 1, 1000, streamOf(randomBytes(10)));
+    expect((await storageError(store.putPart(key, id, 1, 1000, streamOf(randomBytes(1500), 100)))).reason).toBe("size-mismatch");
+    expect((await storageError(store.completeMultipart(key, id, [one]))).reason).toBe("bad-parts");
+    const again = await store.putPart(key, id, 1, 1000, streamOf(randomBytes(10)));
+    await store.completeMultipart(key, id, [again]);
+    // The refused attempt wrote up to 1000 bytes; completion truncates to what was listed.
+    expect(await store.head(key)).toEqual({ size: 10 });
+  });
+
+  test("abort removes the upload's folder; later parts are refused", async () => {
+    const key = "u/4/mp";
+    const id = await store.createMultipart(key);
+    await store.putPart(key, id, 1, 1000, streamOf(randomBytes(1000)));
+    await store.abortMultipart(key, id);
+    expect(existsSync(uploadDir(id))).toBe(false);
+    expect((await storageError(store.putPart(key, id, 2, 1000, streamOf(randomBytes(10))))).reason).toBe("bad-parts");
+  });
+
+  test("upload ids are checked: malformed, unknown or for another key", async () => {
+    const id = await store.createMultipart("u/5/mp");
+    for (const [key, uploadId] of [["u/5/mp", "../../u/1/a"], ["u/5/mp", "0".repeat(32)], ["u/5/other", id]]) {
+      expect((await storageError(store.putPart(key, uploadId, 1, 10, streamOf(randomBytes(10))))).reason).toBe("bad-parts");
+    }
+  });
+
+  test("completion waits for no one: it is refused while a part is still being written", async () => {
+    const key = "u/6/mp";
+    const id = await store.createMultipart(key);
+    const one = await store.putPart(key, id, 1, 1000, streamOf(randomBytes(1000)));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await gate;
+        controller.enqueue(randomBytes(10));
+        controller.close();
+      },
+    });
+    const pending = store.putPart(key, id, 2, 1000, slow);
+    await Bun.sleep(5);
+    expect((await storageError(store.completeMultipart(key, id, [one]))).reason).toBe("bad-parts");
+    release();
+    const two = await pending;
+    await store.completeMultipart(key, id, [one, two]);
+    expect(await store.head(key)).toEqual({ size: 1010 });
+  });
+
+  test("two uploads of the same part run one after the other; the later one wins", async () => {
+    const key = "u/7/mp";
+    const id = await store.createMultipart(key);
+    const a = randomBytes(50_000);
+    const b = randomBytes(50_000);
+    const [first, second] = await Promise.all([
+      store.putPart(key, id, 1, 50_000, streamOf(a, 1000, 1)),
+      store.putPart(key, id, 1, 50_000, streamOf(b, 1000, 1)),
+    ]);
+    expect(first.etag).not.toBe(second.etag);
+    expect((await storageError(store.completeMultipart(key, id, [first]))).reason).toBe("bad-parts");
+    await store.completeMultipart(key, id, [second]);
+    expect(await collect(await store.get(key))).toEqual(b);
+  });
+
+  test("ping fails when the root cannot be written", async () => {
+    const notADir = join(tempRoot(), "..", "not-a-dir");
+    writeFileSync(notADir, "x");
+    await expect(new LocalStore(join(notADir, "objects")).ping()).rejects.toThrow();
+  });
+
+  test("sweep removes stale temp files and uploads, and keeps fresh ones", async () => {
+    const sweepRoot = tempRoot();
+    const sweeper = new LocalStore(sweepRoot);
+    const stale = await sweeper.createMultipart("u/8/old");
+    const fresh = await sweeper.createMultipart("u/8/new");
+    await sweeper.ping();
+    writeFileSync(join(sweepRoot, ".tmp", "leftover"), "x");
+    const old = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(join(sweepRoot, ".multipart", stale), old, old);
+    utimesSync(join(sweepRoot, ".tmp", "leftover"), old, old);
+    expect(await sweeper.sweep(3600_000)).toBe(2);
+    expect(existsSync(join(sweepRoot, ".multipart", stale))).toBe(false);
+    expect(existsSync(join(sweepRoot, ".multipart", fresh))).toBe(true);
+  });
+
+  test("a 200 MB put and get stream with flat memory", async () => {
+    const total = 200 * 1024 * 1024;
+    Bun.gc(true);
+    const before = process.memoryUsage().rss;
+    const body = generatedStream(total);
+    const res = await store.put("u/9/big", body.stream);
+    const afterPut = process.memoryUsage().rss;
+    expect(res.size).toBe(total);
+    expect(res.sha256).toBe(body.sha256());
+    expect(await store.sha256("u/9/big")).toBe(res.sha256);
+    const after = process.memoryUsage().rss;
+    const growthMB = (Math.max(afterPut, after) - before) / 1e6;
+    console.log(`200 MB put+get: RSS grew ${growthMB.toFixed(1)} MB`);
+    expect(growthMB).toBeLessThan(64);
+  });
+});

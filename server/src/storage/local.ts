@@ -1,0 +1,161 @@
+/**
+ * The default object store: files under one directory (DATA_DIR/objects). Writes stream into
+ * `.tmp/` and are renamed into place, so a reader never sees a partial object and a failed
+ * write leaves nothing behind.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { LocalMultipart } from "./local-multipart";
+import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
+import { ByteMeter, sha256Of } from "./meter";
+import { StorageError, StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
+import { assertKey, assertWindow, clampRange } from "./validate";
+
+/** ObjectStore on local disk, rooted at `root` (created on first write). */
+export class LocalStore implements ObjectStore {
+  readonly kind = "local" as const;
+  private readonly multipart: LocalMultipart;
+
+  constructor(private readonly root: string) {
+    this.multipart = new LocalMultipart(root, (key) => this.pathOf(key));
+  }
+
+  private pathOf(key: string): string {
+    assertKey(key);
+    return join(this.root, key);
+  }
+
+  /** A fresh temp path inside the root, so the final rename stays on one file system. */
+  private async tempPath(): Promise<string> {
+    const dir = join(this.root, ".tmp");
+    await mkdir(dir, { recursive: true });
+    return join(dir, randomBytes(12).toString("hex"));
+  }
+
+  /** Size of the object at `path`, or StorageNotFound. */
+  private async sizeOf(path: string, key: string): Promise<number> {
+    const info = await this.statObject(path);
+    if (!info) throw new StorageNotFound(key);
+    return info.size;
+  }
+
+  private async statObject(path: string): Promise<ObjectInfo | null> {
+    try {
+      const info = await stat(path);
+      return info.isFile() ? { size: info.size } : null;
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async put(key: string, body: ReadableStream<Uint8Array>, opts: { maxBytes?: number; contentType?: string } = {}): Promise<{ size: number; sha256: string }> {
+    const dest = this.pathOf(key);
+    const { maxBytes } = opts;
+    const meter = new ByteMeter(
+      "sha256",
+      maxBytes === undefined ? undefined : { max: maxBytes, error: () => new StorageError(`body is larger than ${maxBytes} bytes`, "too-large") },
+    );
+    const tmp = await this.tempPath();
+    try {
+      await writeBodyAt(tmp, "w", 0, body, meter);
+      await moveIntoPlace(tmp, dest);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: meter.bytes, sha256: meter.hex() };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
+    const path = this.pathOf(key);
+    const size = await this.sizeOf(path, key);
+    if (!range) return Bun.file(path).stream();
+    const { start, end } = clampRange(range, size);
+    return Bun.file(path).slice(start, end + 1).stream();
+  }
+
+  async readBytes(key: string, offset: number, length: number): Promise<Uint8Array> {
+    assertWindow(offset, length);
+    const path = this.pathOf(key);
+    await this.sizeOf(path, key);
+    return Bun.file(path)
+      .slice(offset, offset + length)
+      .bytes();
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    return this.statObject(this.pathOf(key));
+  }
+
+  async sha256(key: string): Promise<string> {
+    return sha256Of(await this.get(key));
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await unlink(this.pathOf(key));
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+    }
+  }
+
+  /** Writes and removes a probe file: a read-only or full disk fails here, not on the next upload. */
+  async ping(): Promise<void> {
+    const probe = await this.tempPath();
+    await writeFile(probe, "ok");
+    await unlink(probe);
+  }
+
+  /** The server signs its own upload and download routes for local disk. */
+  async presignPut(): Promise<string | null> {
+    return null;
+  }
+
+  async presignGet(): Promise<string | null> {
+    return null;
+  }
+
+  async presignPart(): Promise<string | null> {
+    return null;
+  }
+
+  createMultipart(key: string): Promise<string> {
+    return this.multipart.create(key);
+  }
+
+  putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: ReadableStream<Uint8Array>): Promise<PartReceipt> {
+    return this.multipart.putPart(key, uploadId, partNumber, partSize, body);
+  }
+
+  completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<void> {
+    return this.multipart.complete(key, uploadId, parts);
+  }
+
+  abortMultipart(key: string, uploadId: string): Promise<void> {
+    return this.multipart.abort(key, uploadId);
+  }
+
+  /**
+   * Removes temp files and multipart uploads untouched for `olderThanMs`: what a crash or an
+   * abandoned upload leaves behind (S3 has lifecycle rules for this; local disk has this).
+   * Returns how many entries were removed.
+   */
+  async sweep(olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const folder of [".tmp", ".multipart"]) {
+      const dir = join(this.root, folder);
+      const names = await readdir(dir).catch((err) => (isMissing(err) ? [] : Promise.reject(err)));
+      for (const name of names) {
+        if (folder === ".multipart" && this.multipart.busy(name)) continue;
+        const info = await stat(join(dir, name)).catch(() => null);
+        if (!info || info.mtimeMs >= cutoff) continue;
+        await rm(join(dir, name), { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Counts and hashes bytes as they stream past and stops a body at its cap, so both backends
+ * report size and digest and enforce `maxBytes` the same way without holding the body.
+ */
+import type { StorageError } from "./types";
+
+/** A size limit and the error that reports passing it (too-large for puts, size-mismatch for parts). */
+export interface ByteCap {
+  max: number;
+  /** The error to throw once the body passes `max` bytes. */
+  error: () => StorageError;
+}
+
+/** Size and digest of a body, taken as it streams through. */
+export class ByteMeter {
+  bytes = 0;
+  private readonly hasher: Bun.CryptoHasher;
+
+  constructor(
+    algorithm: "sha256" | "sha1",
+    private readonly cap?: ByteCap,
+  ) {
+    this.hasher = new Bun.CryptoHasher(algorithm);
+  }
+
+  /** Throws the cap's error before hashing a chunk that would pass the cap. */
+  update(chunk: Uint8Array): void {
+    this.bytes += chunk.byteLength;
+    if (this.cap && this.bytes > this.cap.max) throw this.cap.error();
+    this.hasher.update(chunk);
+  }
+
+  hex(): string {
+    return this.hasher.digest("hex");
+  }
+}
+
+/** sha256 hex of a whole stream, read chunk by chunk. */
+export async function sha256Of(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  const reader = stream.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) hasher.update(r.value);
+  return hasher.digest("hex");
+}

@@ -1,0 +1,81 @@
+/**
+ * Object storage seen by the rest of the server. Two backends implement it: local disk
+ * (default, under DATA_DIR/objects) and any S3-compatible store. Everything streams: no method
+ * takes or returns a whole object in memory.
+ */
+export interface ByteRange {
+  /** First byte, inclusive. */
+  start: number;
+  /** Last byte, inclusive. */
+  end: number;
+}
+
+export interface ObjectInfo {
+  size: number;
+}
+
+export interface PartReceipt {
+  partNumber: number;
+  etag: string;
+}
+
+/**
+ * Where a client sends bytes. `direct` is true when the URL points at the object store itself
+ * (S3 presigned URL); false when it is the server's own signed upload route (local disk).
+ */
+export interface UploadTarget {
+  url: string;
+  direct: boolean;
+}
+
+export interface ObjectStore {
+  readonly kind: "local" | "s3";
+
+  /** Write a stream to `key`; returns the byte count. Aborts and removes the partial object on error. */
+  put(key: string, body: ReadableStream<Uint8Array>, opts?: { maxBytes?: number; contentType?: string }): Promise<{ size: number; sha256: string }>;
+  /** Stream an object, or a byte range of it. Throws StorageNotFound when missing. */
+  get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
+  /** Read up to `length` bytes at `offset` (for signature checks); short at end of object. */
+  readBytes(key: string, offset: number, length: number): Promise<Uint8Array>;
+  /** Size of an object, or null when it does not exist. */
+  head(key: string): Promise<ObjectInfo | null>;
+  /** sha256 hex of the whole object, computed by streaming. */
+  sha256(key: string): Promise<string>;
+  /** Remove an object; missing objects are not an error. */
+  delete(key: string): Promise<void>;
+  /** Cheap liveness check for /api/health. */
+  ping(): Promise<void>;
+
+  /** For a direct store: presigned PUT URL; local disk returns null (the server signs its own route). */
+  presignPut(key: string, expiresInSeconds: number, contentType?: string): Promise<string | null>;
+  /** For a direct store: presigned GET URL; local disk returns null. */
+  presignGet(key: string, expiresInSeconds: number, filename?: string): Promise<string | null>;
+
+  /** Start a multipart upload; returns the store's upload id. */
+  createMultipart(key: string, contentType?: string): Promise<string>;
+  /** For a direct store: presigned URL for one part; local disk returns null. */
+  presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string | null>;
+  /** Local disk only: write one part (the server's signed part route calls it). */
+  putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: ReadableStream<Uint8Array>): Promise<PartReceipt>;
+  /** Join the parts in order into `key`. Throws StorageError on a missing part or wrong etag. */
+  completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<void>;
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+}
+
+export class StorageNotFound extends Error {
+  constructor(key: string) {
+    super(`object not found: ${key}`);
+    this.name = "StorageNotFound";
+  }
+}
+
+/** A client-caused storage failure (bad part list, body over its cap, etc.). */
+export class StorageError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "bad-parts" | "too-large" | "size-mismatch" | "other" = "other",
+  ) {
+    super(message);
+    this.name = "StorageError";
+  }
+}

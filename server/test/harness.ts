@@ -1,0 +1,104 @@
+/**
+ * Starts a real server for an integration test file: a loopback port, a fresh DATA_DIR, and
+ * either PGlite or, when TEST_DATABASE_URL is set, a fresh database on that Postgres server.
+ */
+import { VektorClient } from "@vektor/shared/client";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { startServer, type Running } from "../src/boot";
+import { readEnv } from "../src/env";
+
+export const ADMIN_EMAIL = "admin@example.test";
+export const PASSWORD = "correct horse battery";
+
+export async function freePort(host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, host, () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = postgres(base, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestServer extends Running {
+  dataDir: string;
+  /** A client with no credentials. */
+  anon(): VektorClient;
+  /** A signed-up, signed-in user (a new e-mail each call unless given). */
+  user(email?: string): Promise<VektorClient & { email: string }>;
+  admin(): Promise<VektorClient & { email: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "vektor-test-"));
+  const port = await freePort();
+  const db = process.env.TEST_DATABASE_URL ? await freshDatabase(process.env.TEST_DATABASE_URL) : null;
+  const env = readEnv({
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADMIN_EMAILS: ADMIN_EMAIL,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...(db ? { DATABASE_URL: db.url } : {}),
+    ...extraEnv,
+  });
+  const running = await startServer(env);
+  const anon = () => new VektorClient({ baseUrl: running.url });
+  const user = async (email = `user${++counter}-${crypto.randomUUID().slice(0, 8)}@example.test`) => {
+    const c = anon();
+    await c.auth.signUp({ name: email.split("@")[0], email, password: PASSWORD });
+    return Object.assign(c, { email });
+  };
+  let adminClient: (VektorClient & { email: string }) | null = null;
+  return {
+    ...running,
+    dataDir,
+    anon,
+    user,
+    admin: async () => (adminClient ??= await user(ADMIN_EMAIL)),
+    async close() {
+      await running.stop();
+      await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Run `fn`, expecting an ApiError with this code (and status); returns the error. */
+export async function expectApiError(fn: () => Promise<unknown>, code: string, status?: number) {
+  try {
+    await fn();
+  } catch (e) {
+    const err = e as { code?: string; status?: number; message?: string };
+    if (err.code !== code || (status !== undefined && err.status !== status)) {
+      throw new Error(`expected ${code}${status ? `/${status}` : ""}, got ${err.code}/${err.status}: ${err.message}`);
+    }
+    return err;
+  }
+  throw new Error(`expected ${code}, but the call succeeded`);
+}

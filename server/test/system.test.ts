@@ -1,0 +1,156 @@
+/** Health, status, request ids, envelopes for unknown routes and huge bodies, rate limiting, OpenAPI. */
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ERROR_CATALOG } from "@vektor/shared/errors";
+import { startTestServer, type TestServer } from "./harness";
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(() => srv.close());
+
+describe("system", () => {
+  test("health checks the database and the storage", async () => {
+    const res = await fetch(`${srv.url}/api/health`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: true, data: { status: "ok", checks: { database: { ok: true }, storage: { ok: true } } } });
+  });
+
+  test("status shows version and uptime", async () => {
+    const s = await srv.anon().status();
+    expect(s).toMatchObject({ version: "1.0.0", database: process.env.TEST_DATABASE_URL ? "postgres" : "pglite", storage: "local", queueDepth: null });
+    expect(typeof s.uptimeSeconds).toBe("number");
+  });
+
+  test("every answer carries a request id; a sane given one is kept", async () => {
+    const a = await fetch(`${srv.url}/status`);
+    expect(a.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const b = await fetch(`${srv.url}/api/nope`, { headers: { "x-request-id": "trace-12345678" } });
+    expect(b.headers.get("x-request-id")).toBe("trace-12345678");
+  });
+
+  test("an unknown route is a NOT_FOUND envelope", async () => {
+    const res = await fetch(`${srv.url}/api/does-not-exist`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "No such route" } });
+  });
+
+  test("a huge JSON body is 413 PAYLOAD_TOO_LARGE and the server keeps serving", async () => {
+    const c = await srv.user();
+    const huge = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
+    const res = await c.t.fetch("/api/tokens", { method: "POST", headers: { "content-type": "application/json" }, body: huge });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+    const chunked = new ReadableStream({
+      start(ctl) {
+        for (let i = 0; i < 40; i++) ctl.enqueue(new TextEncoder().encode("x".repeat(64 * 1024)));
+        ctl.close();
+      },
+    });
+    const res2 = await c.t.fetch("/api/tokens", { method: "POST", headers: { "content-type": "application/json" }, body: chunked, duplex: "half" } as RequestInit);
+    expect(res2.status).toBe(413);
+    expect((await c.account()).email).toBe(c.email);
+  });
+
+  test("wrong types and missing fields are VALIDATION_ERROR naming the field", async () => {
+    const c = await srv.user();
+    const res = await c.t.fetch("/api/files/presign-upload", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ filename: "a.pdf", size: "big" }) });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+    expect(body.error.message).toMatch(/body\.(size|mime)/);
+    expect(JSON.stringify(body)).not.toContain("at ");
+  });
+});
+
+describe("rate limiting", () => {
+  test("over ratelimit.per_minute a caller gets 429 with Retry-After; others are unaffected", async () => {
+    const a = await srv.admin();
+    const c = await srv.user();
+    await a.admin.setConfig("platform_configs", { "ratelimit.per_minute": 5 });
+    try {
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 8; i++) {
+        const res = await c.t.fetch("/api/account");
+        statuses.push(res.status);
+        if (res.status === 429) {
+          retryAfter = res.headers.get("retry-after");
+          expect((await res.json()).error.code).toBe("RATE_LIMITED");
+        } else await res.arrayBuffer();
+      }
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    } finally {
+      srv.services.limiter.hit("reset", 1, 0); // a new window forgets the counts
+      await a.admin.setConfig("platform_configs", { "ratelimit.per_minute": 600 });
+    }
+  });
+});
+
+describe("OpenAPI", () => {
+  test("/openapi.json is a valid OpenAPI 3.1.0 document, version 1.0.0, with security schemes", async () => {
+    const res = await fetch(`${srv.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    const docJson = await res.json();
+    expect(docJson.openapi).toBe("3.1.0");
+    expect(docJson.info.version).toBe("1.0.0");
+    const v = new Validator();
+    const result = await v.validate(docJson);
+    if (!result.valid) console.error(JSON.stringify(result.errors, null, 2).slice(0, 4000));
+    expect(result.valid).toBe(true);
+    expect(Object.keys(docJson.components.securitySchemes).sort()).toEqual(["bearerAuth", "cookieAuth", "signedUrl", "webhookSignature"]);
+  });
+
+  test("documents every route with bodies, success shapes and error codes", async () => {
+    const docJson = await (await fetch(`${srv.url}/openapi.json`)).json();
+    const paths = docJson.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown>; security?: unknown[] }>>;
+    for (const p of [
+      "/api/health",
+      "/status",
+      "/api/config/public",
+      "/api/config/flags",
+      "/api/config/thresholds",
+      "/api/account",
+      "/api/account/credits",
+      "/api/tokens",
+      "/api/tokens/{id}",
+      "/api/files",
+      "/api/files/{fileId}",
+      "/api/files/presign-upload",
+      "/api/files/confirm",
+      "/api/files/import-url",
+      "/api/files/download/{fileId}",
+      "/api/files/presign-download",
+      "/api/files/multipart/part",
+      "/api/files/multipart/complete",
+      "/api/files/multipart/abort",
+      "/api/admin/config",
+      "/api/admin/config/{group}",
+      "/api/admin/credits",
+      "/api/admin/system/retention",
+      "/api/auth/sign-up/email",
+      "/api/auth/sign-in/email",
+      "/api/auth/sign-out",
+    ]) {
+      expect(paths[p]).toBeDefined();
+    }
+    const confirm = paths["/api/files/confirm"].post;
+    expect(confirm.requestBody).toBeDefined();
+    expect(Object.keys(confirm.responses).sort()).toEqual(["200", "400", "401", "404", "409", "422", "429", "500"]);
+    expect(JSON.stringify(confirm.responses["422"])).toContain("FILE_SIGNATURE_MISMATCH");
+    expect(paths["/api/files"].get.security).toEqual([{ cookieAuth: [] }, { bearerAuth: [] }]);
+    for (const code of Object.keys(ERROR_CATALOG)) expect(docJson.info.description).toContain(code);
+  });
+
+  test("the API reference page is served and its script is local", async () => {
+    const html = await (await fetch(`${srv.url}/docs`)).text();
+    expect(html).toContain("/docs/scalar.js");
+    const js = await fetch(`${srv.url}/docs/scalar.js`);
+    expect(js.status).toBe(200);
+    expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+});

@@ -1,0 +1,48 @@
+/** Account, credit ledger and API token models (contract section 2). */
+import { Type, type Static } from "@sinclair/typebox";
+
+export const Account = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Type.String({ description: "user or admin" }),
+  plan: Type.Union([Type.Literal("free"), Type.Literal("pro")]),
+  credits: Type.Integer(),
+});
+export type Account = Static<typeof Account>;
+
+export const LedgerEntry = Type.Object({
+  id: Type.String(),
+  amount: Type.Integer({ description: "positive for a grant or refund, negative for a charge" }),
+  reason: Type.String(),
+  ref: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type LedgerEntry = Static<typeof LedgerEntry>;
+
+export const TokenScope = Type.Union([Type.Literal("api"), Type.Literal("mcp:write")]);
+
+export const CreateTokenBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Optional(Type.Array(TokenScope, { minItems: 1, maxItems: 2, description: "default [\"api\"]" })),
+    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateTokenBody = Static<typeof CreateTokenBody>;
+
+export const TokenInfo = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  last4: Type.String(),
+  scopes: Type.Array(Type.String()),
+  createdAt: Type.String({ format: "date-time" }),
+  lastUsedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  expiresAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+});
+export type TokenInfo = Static<typeof TokenInfo>;
+
+export const CreatedToken = Type.Composite([TokenInfo, Type.Object({ token: Type.String({ description: "vk_...; shown only once" }) })]);
+export type CreatedToken = Static<typeof CreatedToken>;

@@ -1,0 +1,90 @@
+/** File, upload and import models (spec "Files and jobs", contract section 5). */
+import { Type, type Static } from "@sinclair/typebox";
+
+export const FileStatus = Type.Union([Type.Literal("PENDING"), Type.Literal("UPLOADED")]);
+
+export const FileRecord = Type.Object({
+  fileId: Type.String(),
+  filename: Type.String(),
+  mime: Type.String(),
+  size: Type.Integer(),
+  checksum: Type.Union([Type.String(), Type.Null()], { description: "sha256 hex" }),
+  status: FileStatus,
+  format: Type.Union([Type.String(), Type.Null()], { description: "format id found by the signature check" }),
+  createdAt: Type.String({ format: "date-time" }),
+  expiresAt: Type.String({ format: "date-time", description: "when retention deletes it" }),
+  outFileId: Type.Optional(Type.String()),
+  jobId: Type.Optional(Type.String()),
+});
+export type FileRecord = Static<typeof FileRecord>;
+
+const JobRequest = {
+  jobType: Type.Optional(Type.String({ minLength: 3, maxLength: 100 })),
+  createJob: Type.Optional(Type.Boolean()),
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+};
+
+export const PresignUploadBody = Type.Object(
+  {
+    filename: Type.String({ minLength: 1, maxLength: 255 }),
+    mime: Type.String({ minLength: 1, maxLength: 255 }),
+    size: Type.Integer({ minimum: 0 }),
+    checksum: Type.Optional(Type.String({ pattern: "^[0-9a-fA-F]{64}$", description: "sha256 hex of the bytes" })),
+    ...JobRequest,
+  },
+  { additionalProperties: false },
+);
+export type PresignUploadBody = Static<typeof PresignUploadBody>;
+
+export const PresignUploadResult = Type.Union([
+  Type.Object({ fileId: Type.String(), multipart: Type.Literal(false), uploadUrl: Type.String(), expiresAt: Type.String({ format: "date-time" }) }),
+  Type.Object({
+    fileId: Type.String(),
+    multipart: Type.Literal(true),
+    uploadId: Type.String(),
+    partSize: Type.Integer(),
+    partCount: Type.Integer(),
+  }),
+]);
+export type PresignUploadResult = Static<typeof PresignUploadResult>;
+
+export const FileIdBody = Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+export const ConfirmResult = Type.Composite([FileRecord, Type.Object({ jobId: Type.Optional(Type.String()) })]);
+
+export const MultipartPartBody = Type.Object(
+  { fileId: Type.String({ minLength: 1, maxLength: 100 }), uploadId: Type.String({ minLength: 1, maxLength: 200 }), partNumber: Type.Integer({ minimum: 1, maximum: 10_000 }) },
+  { additionalProperties: false },
+);
+export const MultipartCompleteBody = Type.Object(
+  {
+    fileId: Type.String({ minLength: 1, maxLength: 100 }),
+    uploadId: Type.String({ minLength: 1, maxLength: 200 }),
+    parts: Type.Array(Type.Object({ partNumber: Type.Integer({ minimum: 1, maximum: 10_000 }), etag: Type.String({ minLength: 1, maxLength: 200 }) }), { minItems: 1, maxItems: 10_000 }),
+  },
+  { additionalProperties: false },
+);
+export const MultipartAbortBody = Type.Object(
+  { fileId: Type.String({ minLength: 1, maxLength: 100 }), uploadId: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+
+export const SignedUrl = Type.Object({ url: Type.String(), expiresAt: Type.String({ format: "date-time" }) });
+
+export const ImportUrlBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 4096 }),
+    filename: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    mime: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    ...JobRequest,
+  },
+  { additionalProperties: false },
+);
+export type ImportUrlBody = Static<typeof ImportUrlBody>;
+
+export const FileList = Type.Object({ items: Type.Array(FileRecord), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.String({ pattern: "^[0-9]{1,4}$", description: "1..200, default 50" })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: "nextCursor of the previous page" })),
+});

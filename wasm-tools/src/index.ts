@@ -1,0 +1,9 @@
+/**
+ * @vektor/wasm-tools: the tool catalog (manifests + lazy run modules) and the runtime that
+ * executes a tool the same way in a browser worker and a server worker.
+ */
+export { checkRegistry, getTool, listManifests, TOOL_ENTRIES, type ToolEntry } from "./registry";
+export { execute, executeEntry, type ExecuteContext } from "./runtime/execute";
+export { checkParams, validateParams, type ParamIssue, type ParamsResult } from "./runtime/params";
+export { setWasmLocator, type WasmLocator, type WasmModuleRef, type WasmSource } from "./runtime/wasm-source";
+export type { RunRequest, RunResult, ToolWorkerApi, WorkerReady } from "./runtime/worker-protocol";

@@ -1,0 +1,27 @@
+/** pdf.compress: rewrite a PDF smaller (flate streams, drop and deduplicate objects, object streams). */
+import { Type, type Static } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+
+export const params = Type.Object(
+  {
+    level: Type.Integer({
+      minimum: 1,
+      maximum: 9,
+      default: 6,
+      description: "1 = quick (compress streams), 6 = also deduplicate objects and pack object streams, 9 = also rewrite content streams",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pdf.compress",
+  family: "pdf",
+  title: "Compress PDF",
+  description: "Makes a PDF smaller without changing how it looks: compresses streams, removes unused and duplicate objects, and packs objects into object streams. The file is returned unchanged if it cannot be made smaller.",
+  io: { accepts: ["pdf"], produces: ["pdf"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000 },
+} satisfies ToolManifest;

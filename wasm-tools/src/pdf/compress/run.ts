@@ -1,0 +1,42 @@
+/** pdf.compress with mupdf's writer; the level picks how much of mupdf's clean-up is applied. */
+import type { ToolRun } from "@vektor/shared/tools/manifest";
+import { ToolError } from "@vektor/shared/tools/manifest";
+import { checkpoint, errorMessage, output, stem } from "../../runtime/context";
+import { openWithMupdf } from "../common/open";
+import type { Params } from "./manifest";
+
+/**
+ * mupdf save options for a level 1..9 (garbage=4 deduplicates identical streams; objstms packs
+ * objects). compression-effort is left at mupdf's default below 9: low values store streams
+ * uncompressed.
+ */
+export function saveOptions(level: number): string {
+  const options = ["compress"];
+  if (level >= 3) options.push("compress-images", "compress-fonts");
+  options.push(`garbage=${level <= 2 ? 1 : level <= 4 ? 2 : level === 5 ? 3 : 4}`);
+  if (level >= 6) options.push("objstms");
+  if (level >= 8) options.push("clean");
+  if (level >= 9) options.push("sanitize", "compression-effort=100");
+  return options.join(",");
+}
+
+export const run: ToolRun<Params> = async ([input], { level }, ctx) => {
+  const pdf = await openWithMupdf(input);
+  try {
+    checkpoint(ctx);
+    ctx.onProgress(0.1, "rewriting");
+    let bytes: Uint8Array;
+    try {
+      const buffer = pdf.doc.saveToBuffer(saveOptions(level));
+      bytes = buffer.asUint8Array().slice(); // copy out of WASM memory before the buffer is freed
+      buffer.destroy();
+    } catch (err) {
+      throw new ToolError("INPUT_INVALID", `"${input.name}" could not be rewritten: ${errorMessage(err)}`);
+    }
+    // Never hand back a bigger file than the one we were given.
+    const best = bytes.length < input.bytes.length ? bytes : input.bytes;
+    return [output(`${stem(input.name)}-compressed.pdf`, "pdf", best)];
+  } finally {
+    pdf.close();
+  }
+};

@@ -1,0 +1,27 @@
+/** pdf.extract-text: the text layer as plain text and/or JSON per page. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { pageRangesParam } from "../common/pages";
+
+export const params = Type.Object(
+  {
+    format: Type.Union([Type.Literal("txt"), Type.Literal("json"), Type.Literal("both")], {
+      default: "txt",
+      description: "txt: one text file, pages separated by a form feed; json: { pages: [{ number, text }] }; both: the two files",
+    }),
+    pages: pageRangesParam('Pages to read, e.g. "1-3,5". Omitted: every page.'),
+  },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pdf.extract-text",
+  family: "pdf",
+  title: "Extract text from PDF",
+  description: "Extracts the text of a PDF (no OCR: scanned pages without a text layer give empty text).",
+  io: { accepts: ["pdf"], produces: ["txt", "json"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000 },
+} satisfies ToolManifest;

@@ -1,0 +1,27 @@
+/** pdf.rotate: turn pages by a quarter, half or three-quarter turn. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { pageRangesParam } from "../common/pages";
+
+export const params = Type.Object(
+  {
+    degrees: Type.Union([Type.Literal(90), Type.Literal(180), Type.Literal(270)], {
+      default: 90,
+      description: "Clockwise rotation added to each selected page's current rotation",
+    }),
+    pages: pageRangesParam('Pages to rotate, e.g. "1-3,5". Omitted: every page.'),
+  },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pdf.rotate",
+  family: "pdf",
+  title: "Rotate PDF pages",
+  description: "Rotates all or selected pages clockwise by 90, 180 or 270 degrees.",
+  io: { accepts: ["pdf"], produces: ["pdf"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000 },
+} satisfies ToolManifest;

@@ -1,0 +1,21 @@
+/** pdf.split: one PDF per page range. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { pageRangesParam } from "../common/pages";
+
+export const params = Type.Object(
+  { ranges: pageRangesParam('Comma-separated ranges, one output PDF each, e.g. "1-3,5,8-". Omitted: one PDF per page.') },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pdf.split",
+  family: "pdf",
+  title: "Split PDF",
+  description: "Splits a PDF into several: one file per page range, or one per page.",
+  io: { accepts: ["pdf"], produces: ["pdf"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000 },
+} satisfies ToolManifest;

@@ -1,0 +1,25 @@
+/** pointcloud.decimate: keep an evenly spaced subset of the points. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+
+export const params = Type.Object(
+  {
+    every: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10, description: "Keep one point in every N (1 keeps all)" }),
+    fraction: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 1, description: "Keep this share of the points, evenly spaced; takes precedence over `every`" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pointcloud.decimate",
+  family: "pointcloud",
+  title: "Thin out a point cloud",
+  description: "Keeps every Nth point (or a fraction of the points, evenly spaced) of a LAS or LAZ file and writes LAS with the header's point count, returns and bounds recomputed.",
+  io: { accepts: ["las", "laz"], produces: ["las"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 1024 * 1024 * 1024, timeoutMs: 300_000 },
+} satisfies ToolManifest;

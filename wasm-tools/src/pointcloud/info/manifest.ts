@@ -1,0 +1,17 @@
+/** pointcloud.info: what a LAS/LAZ file holds, from its header and records, as JSON. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+
+export const params = Type.Object({}, { additionalProperties: false });
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pointcloud.info",
+  family: "pointcloud",
+  title: "Point cloud info",
+  description: "Reports a LAS or LAZ file's version, point format, point count, bounds, scale and offset, coordinate system records, colour and GPS time, as JSON. Reads the header only, so it is fast on large files.",
+  io: { accepts: ["las", "laz"], produces: ["json"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024, timeoutMs: 30_000 },
+} satisfies ToolManifest;

@@ -1,0 +1,92 @@
+/**
+ * The one way a host runs a tool: params validated (defaults applied), inputs counted and
+ * checked for emptiness and size, cancellation honoured, and every failure turned into a
+ * ToolError with a code the job record can show.
+ */
+import { ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
+import { getTool, type ToolEntry } from "../registry";
+import { errorMessage } from "./context";
+import { checkParams } from "./params";
+
+/** What a host may pass; missing pieces get a never-aborting signal and a silent progress sink. */
+export type ExecuteContext = Partial<RunContext>;
+
+/** Runs the tool `slug` on `inputs` with `params` (validated here) and returns its outputs. */
+export async function execute(slug: string, inputs: ToolInput[], params: unknown, ctx: ExecuteContext = {}): Promise<ToolOutput[]> {
+  const entry = getTool(slug);
+  if (!entry) throw new ToolError("TOOL_FAILED", `Unknown tool "${slug}"`);
+  return executeEntry(entry, inputs, params, ctx);
+}
+
+/** `execute` for an entry in hand (hosts that resolved the slug already; tests with stand-in tools). */
+export async function executeEntry(entry: ToolEntry, inputs: ToolInput[], params: unknown, ctx: ExecuteContext = {}): Promise<ToolOutput[]> {
+  const { manifest } = entry;
+  const slug = manifest.slug;
+  const signal = ctx.signal ?? new AbortController().signal;
+  const report = ctx.onProgress;
+  const onProgress = (fraction: number, message?: string) => report?.(Math.min(1, Math.max(0, fraction)), message);
+  if (signal.aborted) throw cancelled();
+
+  const checked = checkParams(manifest.params, params);
+  if (!checked.ok) throw new ToolError("PARAMS_INVALID", checked.message);
+
+  const min = manifest.io.minInputs ?? 1;
+  const max = manifest.io.maxInputs ?? 1;
+  if (inputs.length === 0) throw new ToolError("INPUT_EMPTY", `${manifest.title} needs ${describeCount(min, max)}; none was given`);
+  if (inputs.length < min || inputs.length > max) {
+    throw new ToolError("INPUT_INVALID", `${manifest.title} takes ${describeCount(min, max)}; ${inputs.length} were given`);
+  }
+  for (const input of inputs) {
+    if (input.bytes.byteLength === 0) throw new ToolError("INPUT_EMPTY", `Input "${input.name}" is empty (0 bytes)`);
+    const limit = manifest.limits?.maxInputBytes;
+    if (limit !== undefined && input.bytes.byteLength > limit) {
+      throw new ToolError("INPUT_TOO_LARGE", `Input "${input.name}" is ${input.bytes.byteLength} bytes; ${manifest.slug} accepts at most ${limit}`);
+    }
+  }
+
+  const running = (async () => {
+    const { run } = await entry.load();
+    return run(inputs, checked.params, { signal, onProgress });
+  })();
+  let outputs: ToolOutput[];
+  try {
+    outputs = await raceAbort(running, signal);
+  } catch (err) {
+    if (signal.aborted) throw cancelled();
+    if (err instanceof ToolError) throw err;
+    const wrapped = new ToolError("TOOL_FAILED", `${slug} failed: ${errorMessage(err)}`);
+    (wrapped as Error).cause = err;
+    throw wrapped;
+  }
+  if (signal.aborted) throw cancelled();
+  onProgress(1);
+  return outputs;
+}
+
+function cancelled(): ToolError {
+  return new ToolError("CANCELLED", "The run was cancelled");
+}
+
+function describeCount(min: number, max: number): string {
+  if (min === max) return min === 1 ? "exactly one input file" : `exactly ${min} input files`;
+  if (!Number.isFinite(max)) return `at least ${min} input files`;
+  return `${min} to ${max} input files`;
+}
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (a tool that never checks still returns control). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}

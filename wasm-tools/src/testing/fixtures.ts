@@ -1,0 +1,29 @@
+/**
+ * Test inputs: the shared third-party fixtures (../shared beside the repository, here and in CI)
+ * and temporary files for the command-line checkers.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ToolInput } from "@vektor/shared/tools/manifest";
+
+/** /work/shared/fixtures (resolved relative to this file: wasm-tools/src/testing -> ../../../../shared). */
+export const SHARED_FIXTURES = fileURLToPath(new URL("../../../../shared/fixtures/", import.meta.url));
+
+/** A point-cloud fixture as a tool input. */
+export function pointcloudFixture(file: string): ToolInput {
+  return { name: file, bytes: new Uint8Array(readFileSync(join(SHARED_FIXTURES, "pointcloud", file))) };
+}
+
+/** Writes `bytes` to a fresh temp dir, calls `use(path)`, then removes the dir. */
+export function withTempFile<T>(name: string, bytes: Uint8Array, use: (path: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "wasm-tools-test-"));
+  try {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    return use(path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
