@@ -42,12 +42,13 @@ async function openPglite(dir: string): Promise<Database> {
 async function openPostgres(url: string): Promise<Database> {
   const client = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  // The advisory lock lives on one reserved connection; the migration runs on the pool.
   const lock = await client.reserve();
   try {
     await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migratePostgres(drizzlePostgres(lock as unknown as postgres.Sql), { migrationsFolder });
-    await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
   } finally {
+    await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
     lock.release();
   }
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };

@@ -55,7 +55,7 @@ export function failingStream(before: number): ReadableStream<Uint8Array> {
   });
 }
 
-export function randomBytes(n: number): Uint8Array {
+export function randomBytes(n: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(n);
   for (let at = 0; at < n; at += 65536) crypto.getRandomValues(out.subarray(at, Math.min(n, at + 65536)));
   return out;
@@ -70,7 +70,7 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 /** Uploads one part the way a client would: to the presigned URL when there is one, else through putPart. */
-export async function clientPart(store: ObjectStore, key: string, uploadId: string, n: number, partSize: number, bytes: Uint8Array): Promise<PartReceipt> {
+export async function clientPart(store: ObjectStore, key: string, uploadId: string, n: number, partSize: number, bytes: Uint8Array<ArrayBuffer>): Promise<PartReceipt> {
   const url = await store.presignPart(key, uploadId, n, 300);
   if (!url) return store.putPart(key, uploadId, n, partSize, streamOf(bytes, 32 * 1024, 4));
   const res = await fetch(url, { method: "PUT", body: bytes });

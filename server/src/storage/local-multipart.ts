@@ -82,9 +82,12 @@ class UploadGate {
   }
 }
 
+/** Upload ids are random, so one gate serves every LocalStore of the process. */
+const gate = new UploadGate();
+
 /** The multipart half of LocalStore, kept apart because it has its own on-disk layout and locking. */
 export class LocalMultipart {
-  private readonly gate = new UploadGate();
+  private readonly gate = gate;
 
   constructor(
     private readonly root: string,

