@@ -1,0 +1,84 @@
+/**
+ * The real `main.ts` process: structured JSON logs carrying the request id, and a graceful
+ * shutdown on SIGTERM that lets an in-flight upload finish before the database closes.
+ */
+import { VektorClient } from "@vektor/shared/client";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, PASSWORD } from "./harness";
+import { makePdf } from "./fixtures";
+
+let proc: ReturnType<typeof Bun.spawn>;
+let base: string;
+let dataDir: string;
+let logs = "";
+
+async function readLogs(stream: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) logs += decoder.decode(chunk);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "vektor-proc-"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  void readLogs(proc.stdout as ReadableStream<Uint8Array>);
+  for (let i = 0; i < 200; i++) {
+    const up = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
+    if (up) return;
+    await Bun.sleep(100);
+  }
+  throw new Error("server did not start");
+});
+
+afterAll(() => {
+  proc.kill("SIGKILL");
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the server process", () => {
+  test("log lines are JSON and carry the request id", async () => {
+    const res = await fetch(`${base}/status`, { headers: { "x-request-id": "trace-proc-0001" } });
+    expect(res.headers.get("x-request-id")).toBe("trace-proc-0001");
+    await Bun.sleep(200);
+    const lines = logs.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.requestId === "trace-proc-0001")).toMatchObject({ method: "GET", path: "/status", status: 200, level: 30 });
+  });
+
+  test("SIGTERM: the in-flight upload completes, then the process exits 0 and stops listening", async () => {
+    const c = new VektorClient({ baseUrl: base });
+    await c.auth.signUp({ name: "p", email: "proc@example.test", password: PASSWORD });
+    const bytes = await makePdf(4);
+    const p = await c.files.presignUpload<{ fileId: string; uploadUrl: string }>({ filename: "slow.pdf", mime: "application/pdf", size: bytes.length });
+    const half = Math.floor(bytes.length / 2);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const body = new ReadableStream<Uint8Array>({
+      async start(ctl) {
+        ctl.enqueue(bytes.slice(0, half));
+        await gate;
+        ctl.enqueue(bytes.slice(half));
+        ctl.close();
+      },
+    });
+    const put = fetch(p.uploadUrl, { method: "PUT", body, headers: { "content-length": String(bytes.length) }, duplex: "half" } as RequestInit);
+    await Bun.sleep(300);
+    proc.kill("SIGTERM");
+    await Bun.sleep(300);
+    release();
+    const res = await put;
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.size).toBe(bytes.length);
+    expect(await proc.exited).toBe(0);
+    const after = await fetch(`${base}/status`).then(() => "answered").catch(() => "refused");
+    expect(after).toBe("refused");
+    expect(logs).toContain("shutting down");
+  });
+});
