@@ -10,6 +10,7 @@ import { filesModule } from "./modules/files";
 import { FileService } from "./modules/files/service";
 import { systemModule } from "./modules/system";
 import { tokensModule } from "./modules/tokens";
+import { toolsModule } from "./modules/tools";
 import type { Services } from "./services";
 
 export function createApp(s: Services) {
@@ -23,6 +24,7 @@ export function createApp(s: Services) {
     .use(authRoutes(s))
     .use(accountModule(s))
     .use(tokensModule(s))
+    .use(toolsModule(s, s.jobs))
     .use(filesModule(s, files))
     .use(adminModule(s, files));
 }

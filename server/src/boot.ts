@@ -16,6 +16,9 @@ import { createLogger } from "./log";
 import { ConfigService } from "./modules/config/service";
 import { FileService } from "./modules/files/service";
 import { TokenService } from "./modules/tokens/service";
+import { JobService } from "./modules/jobs/service";
+import { WorkerPool } from "./jobs/pool";
+import { JobRunner } from "./jobs/runner";
 import type { Services } from "./services";
 import { createStore } from "./storage";
 
@@ -46,12 +49,14 @@ export async function buildServices(env: Env): Promise<Services> {
     store: createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined }),
     limiter: new RateLimiter(),
     signer: new UrlSigner(`${secret}:urls`),
+    jobs: new JobService(database.db, config),
     startedAt: new Date(),
   };
 }
 
 export interface Running {
   app: App;
+  runner: JobRunner | null;
   services: Services;
   url: string;
   /** Finish in-flight requests, stop background jobs, close the database. */
@@ -60,20 +65,39 @@ export interface Running {
 
 const RETENTION_EVERY_MS = 10 * 60_000;
 
+/** The tool worker pool and the queue runner, unless this process is ROLE=api. */
+function startWorker(s: Services) {
+  if (s.env.toolWorkers === 0) return null;
+  const pool = new WorkerPool(s.env.toolWorkers, s.log);
+  const runner = new JobRunner(s.database.db, s.store, pool, s.log, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, maxAttempts: 3, pollMs: s.env.jobPollMs });
+  s.jobs.onQueued = () => runner.poke();
+  runner.start();
+  return {
+    runner,
+    async stop() {
+      await pool.close();
+      await runner.stop();
+    },
+  };
+}
+
 export async function startServer(env: Env): Promise<Running> {
   const services = await buildServices(env);
   const app = createApp(services);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
   const files = new FileService(services);
   const retention = env.role === "api" ? null : setInterval(() => files.runRetention(new Date()).catch((err) => services.log.error({ err }, "retention failed")), RETENTION_EVERY_MS);
+  const worker = startWorker(services);
   services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");
   return {
     app,
     services,
     url: env.publicUrl,
+    runner: worker?.runner ?? null,
     async stop() {
       if (retention) clearInterval(retention);
       await app.stop(false);
+      await worker?.stop();
       await services.database.close();
     },
   };

@@ -27,8 +27,13 @@ export interface Env {
   role: Role;
   logLevel: string;
   version: string;
-  /** Seconds a single import may take (connect to last byte). */
+  /** Milliseconds a single import may take (connect to last byte). */
   importTimeoutMs: number;
+  /** Tool workers in this process (0 with ROLE=api). */
+  toolWorkers: number;
+  toolTimeoutMs: number;
+  toolMaxInputBytes: number;
+  jobPollMs: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -77,6 +82,10 @@ export function readEnv(src: Source = process.env): Env {
     logLevel: src.LOG_LEVEL || "info",
     version: "1.0.0",
     importTimeoutMs: intVar(src, "IMPORT_TIMEOUT_MS", 30_000),
+    toolWorkers: role === "api" ? 0 : intVar(src, "TOOL_WORKERS", navigator.hardwareConcurrency || 2),
+    toolTimeoutMs: intVar(src, "TOOL_TIMEOUT_MS", 300_000),
+    toolMaxInputBytes: intVar(src, "TOOL_MAX_INPUT_MB", 1024) * 1024 * 1024,
+    jobPollMs: intVar(src, "JOB_POLL_MS", 500),
   };
 }
 

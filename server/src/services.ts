@@ -9,6 +9,7 @@ import type { ConfigService } from "./modules/config/service";
 import type { TokenService } from "./modules/tokens/service";
 import type { ObjectStore } from "./storage/types";
 import type { UrlSigner } from "./lib/signer";
+import type { JobService } from "./modules/jobs/service";
 
 export interface Services {
   env: Env;
@@ -21,5 +22,6 @@ export interface Services {
   store: ObjectStore;
   limiter: RateLimiter;
   signer: UrlSigner;
+  jobs: JobService;
   startedAt: Date;
 }

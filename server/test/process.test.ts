@@ -36,7 +36,7 @@ beforeAll(async () => {
     await Bun.sleep(100);
   }
   throw new Error("server did not start");
-});
+}, 60_000);
 
 afterAll(() => {
   proc.kill("SIGKILL");

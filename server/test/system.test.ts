@@ -20,7 +20,7 @@ describe("system", () => {
 
   test("status shows version and uptime", async () => {
     const s = await srv.anon().status();
-    expect(s).toMatchObject({ version: "1.0.0", database: process.env.TEST_DATABASE_URL ? "postgres" : "pglite", storage: "local", queueDepth: null });
+    expect(s).toMatchObject({ version: "1.0.0", database: process.env.TEST_DATABASE_URL ? "postgres" : "pglite", storage: "local", queueDepth: 0 });
     expect(typeof s.uptimeSeconds).toBe("number");
   });
 

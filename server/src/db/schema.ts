@@ -164,5 +164,54 @@ export const file = pgTable(
   (t) => [index("file_user_created_idx").on(t.userId, t.createdAt), index("file_status_created_idx").on(t.status, t.createdAt)],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file };
+/**
+ * Jobs: one tool run over input files. The table is also the queue: a worker claims a queued
+ * row (or a running one whose lease expired) with FOR UPDATE SKIP LOCKED, so any number of
+ * server processes can share the work and a crashed worker's job is picked up again.
+ */
+export const job = pgTable(
+  "job",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    /** queued, running, succeeded, failed, cancelled */
+    status: text("status").notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    inputFileIds: jsonb("input_file_ids").$type<string[]>().notNull(),
+    outputFileIds: jsonb("output_file_ids").$type<string[]>().notNull().default([]),
+    progress: integer("progress").notNull().default(0),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    attempts: integer("attempts").notNull().default(0),
+    leaseUntil: ts("lease_until"),
+    /** Who asked: api (POST /api/tools or /api/files), upload (createJob), and later batch/workflow. */
+    origin: text("origin").notNull().default("api"),
+    createdAt: createdAt(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [index("job_queue_idx").on(t.status, t.createdAt), index("job_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+/** First answers of requests sent with an Idempotency-Key, kept 24 hours. */
+export const idempotencyKey = pgTable(
+  "idempotency_key",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    scope: text("scope").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status"),
+    response: jsonb("response"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] })],
+);
+
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey };
 export type Schema = typeof schema;

@@ -45,7 +45,7 @@ function describe(error: ValueError): string {
     return `Expected one of ${schema.anyOf.map((s) => JSON.stringify(s.const)).join(", ")} (got ${got})`;
   }
   if (error.type === ValueErrorType.StringPattern) {
-    const like = schema.examples?.length ? ` such as ${schema.examples.map((e) => JSON.stringify(e)).join(" or ")}` : "";
+    const like = schema.examples?.length ? ` such as ${schema.examples.map((e: unknown) => JSON.stringify(e)).join(" or ")}` : "";
     return `Expected a value${like} (got ${got})`;
   }
   return error.message;

@@ -14,6 +14,7 @@ import { newId } from "../../lib/ids";
 import type { UrlSigner } from "../../lib/signer";
 import { safeFetch } from "../../net/safe-fetch";
 import type { ConfigService } from "../config/service";
+import type { JobService } from "../jobs/service";
 import { StorageError, type ByteRange, type ObjectStore, type PartReceipt } from "../../storage/types";
 import { checkSignature, SAMPLE_BYTES } from "./signature";
 import { fileView, safeFilename, type FileRow } from "./view";
@@ -28,6 +29,7 @@ export interface FileDeps {
   config: ConfigService;
   signer: UrlSigner;
   env: Env;
+  jobs: JobService;
 }
 
 export class FileService {
@@ -59,7 +61,7 @@ export class FileService {
   async presignUpload(userId: string, body: PresignUploadBody): Promise<PresignUploadResult> {
     const c = await this.d.config.all();
     if (body.size > c["upload.max_size_mb"] * MB) throw new ServiceError("PAYLOAD_TOO_LARGE", `Uploads are limited to ${c["upload.max_size_mb"]} MB`);
-    const pendingJob = pendingJobOf(body);
+    const pendingJob = this.pendingJobOf(body);
     const id = newId("f");
     const key = `u/${userId}/${id}`;
     const base = { id, userId, filename: safeFilename(body.filename), mime: body.mime, size: body.size, checksum: body.checksum?.toLowerCase() ?? null, status: "PENDING", storageKey: key, pendingJob };
@@ -73,6 +75,20 @@ export class FileService {
     const direct = await this.d.store.presignPut(key, URL_TTL_SECONDS, body.mime);
     const signed = this.d.signer.query("put", [id], URL_TTL_SECONDS);
     return { fileId: id, multipart: false, uploadUrl: direct ?? `${this.d.env.publicUrl}/api/files/upload/${id}?${signed.qs}`, expiresAt: signed.expiresAt.toISOString() };
+  }
+
+  /** createJob/jobType/params, checked before any byte moves (unknown tool 404, bad params 400). */
+  private pendingJobOf(body: { createJob?: boolean; jobType?: string; params?: Record<string, unknown> }) {
+    if (!body.createJob) return null;
+    if (!body.jobType) throw fail.validation("createJob needs a jobType (a tool slug such as pdf.compress)");
+    return { type: body.jobType, params: this.d.jobs.checkRequest(body.jobType, body.params) };
+  }
+
+  /** The job asked for at upload time, created once the file is UPLOADED. */
+  private async startPendingJob(row: FileRow): Promise<string | undefined> {
+    if (!row.pendingJob) return undefined;
+    const created = await this.d.jobs.create(row.userId, { type: row.pendingJob.type, fileIds: [row.id], params: row.pendingJob.params }, "upload");
+    return created.jobId;
   }
 
   /** The signed single-PUT route (local storage): stream the body, at most the declared size. */
@@ -168,7 +184,8 @@ export class FileService {
       .where(and(eq(file.id, fileId), eq(file.status, "PENDING")))
       .returning();
     if (!updated) throw fail.invalidState("This file is already confirmed");
-    return this.view(updated);
+    const jobId = await this.startPendingJob(updated);
+    return { ...(await this.view(updated)), ...(jobId ? { jobId } : {}) };
   }
 
   private async verifyStored(row: FileRow, size: number) {
@@ -239,7 +256,7 @@ export class FileService {
   async importUrl(userId: string, body: ImportUrlBody) {
     const c = await this.d.config.all();
     const maxBytes = c["import.max_size_mb"] * MB;
-    const pendingJob = pendingJobOf(body);
+    const pendingJob = this.pendingJobOf(body);
     const fetched = await safeFetch(body.url, { allowHosts: c["net.allow_hosts"], maxBytes, timeoutMs: this.d.env.importTimeoutMs });
     const id = newId("f");
     const key = `u/${userId}/${id}`;
@@ -257,7 +274,8 @@ export class FileService {
       .insert(file)
       .values({ id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, pendingJob, uploadedAt: new Date() })
       .returning();
-    return this.view(row);
+    const jobId = await this.startPendingJob(row);
+    return { ...(await this.view(row)), ...(jobId ? { jobId } : {}) };
   }
 
   /** Delete uploads and outputs past their retention, and never-confirmed uploads. */
@@ -289,11 +307,6 @@ export class FileService {
   }
 }
 
-function pendingJobOf(body: { createJob?: boolean; jobType?: string; params?: Record<string, unknown> }) {
-  if (!body.createJob) return null;
-  if (!body.jobType) throw fail.validation("createJob needs a jobType (a tool slug such as pdf.compress)");
-  return { type: body.jobType, params: body.params ?? {} };
-}
 
 function usefulMime(contentType: string | null, filename: string): string {
   const ct = contentType?.split(";")[0].trim().toLowerCase();

@@ -52,11 +52,11 @@ export function systemModule(s: Services) {
           role: s.env.role,
           database: s.database.kind,
           storage: s.store.kind,
-          queueDepth: null,
+          queueDepth: await s.jobs.depth(),
         }),
       doc({
         summary: "Public status",
-        description: "queueDepth is null until the job queue exists.",
+        description: "queueDepth: jobs queued or running.",
         tags: ["System"],
         auth: "public",
         data: Type.Object({
@@ -67,7 +67,7 @@ export function systemModule(s: Services) {
           role: Type.String(),
           database: Type.String(),
           storage: Type.String(),
-          queueDepth: Type.Union([Type.Integer(), Type.Null()]),
+          queueDepth: Type.Integer(),
         }),
       }),
     );

@@ -29,12 +29,13 @@ export function pdfHeaderVersion(bytes: Uint8Array): string | undefined {
 /** Loads `input` with pdf-lib (metadata left untouched, so output stays deterministic). */
 export async function openWithPdfLib(input: ToolInput): Promise<LibDocument> {
   assertPdfBytes(input);
-  const { PDFDocument, EncryptedPDFError } = await import("pdf-lib");
+  const { PDFDocument } = await import("pdf-lib");
   let doc: LibDocument;
   try {
     doc = await PDFDocument.load(input.bytes, { updateMetadata: false });
   } catch (err) {
-    if (err instanceof EncryptedPDFError) {
+    // pdf-lib's EncryptedPDFError is an ES5-compiled subclass: instanceof does not hold, the message does.
+    if (/is encrypted/.test(errorMessage(err))) {
       throw new ToolError("INPUT_UNSUPPORTED", `"${input.name}" is encrypted or password-protected; remove the protection first`);
     }
     throw new ToolError("INPUT_INVALID", `"${input.name}" is not a readable PDF: ${errorMessage(err)}`);

@@ -1,0 +1,33 @@
+/** Small helpers every benchmark shares: medians, units, and the printed table. */
+
+export const MiB = 1024 * 1024;
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Runs `fn` `runs` times (each run returns its own measured milliseconds); returns every run's ms. */
+export async function repeat(runs: number, fn: (run: number) => Promise<number>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) out.push(await fn(i));
+  return out;
+}
+
+/** MB/s in MiB per second, as `cp`-style tools count. */
+export function mbps(bytes: number, ms: number): number {
+  return bytes / MiB / (ms / 1000);
+}
+
+export const fixed = (n: number, digits = 0) => n.toFixed(digits);
+
+/** Prints rows as an aligned Markdown table (readable in a terminal, pastable into an issue). */
+export function printTable(headers: string[], rows: (string | number)[][]): void {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const width = headers.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? "").length)));
+  const line = (r: string[]) => `| ${r.map((v, c) => (c === 0 ? v.padEnd(width[c]) : v.padStart(width[c]))).join(" | ")} |`;
+  console.log(line(headers));
+  console.log(`|${width.map((w, c) => (c === 0 ? ":" : "-") + "-".repeat(w) + (c === 0 ? "-" : ":")).join("|")}|`);
+  for (const r of cells.slice(1)) console.log(line(r));
+}

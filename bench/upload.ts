@@ -1,0 +1,231 @@
+/**
+ * Upload/download benchmark: one large file of random (incompressible) bytes through the real
+ * server and the official client, beside `cp` of the same file on the same disk.
+ *
+ *   steps     cp; upload as one PUT (presign -> PUT -> confirm); upload as multipart
+ *             (presign -> part URLs + PUTs, 4 at once -> complete -> confirm); download to a file
+ *   targets   each step >= 80% of cp's MB/s; server peak RSS < 300 MB
+ *   env       BENCH_UPLOAD_MB (default 1024), BENCH_RUNS (default 3, the median is reported),
+ *             BENCH_DIR (default the OS temp dir: file, copies and DATA_DIR all live under it,
+ *             so every side reads and writes the same file system)
+ *
+ * Page cache, decided once for both sides: the source file stays warm in the page cache (it was
+ * just written and hashed), and nothing is fsync'ed inside a timed run, because the server does
+ * not fsync objects either; timing `cp` + `sync` against an upload without one would compare
+ * different work. Before every timed run an untimed `sync` writes back the previous run's dirty
+ * pages, so no run pays for the one before it. `cp --reflink=never` so the bytes are really
+ * copied on file systems that could share extents (btrfs, xfs).
+ */
+import { VektorClient } from "@vektor/shared/client";
+import type { FileRecord } from "@vektor/shared/schemas/file";
+import { randomFillSync } from "node:crypto";
+import { mkdtempSync, openSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer, type BenchServer } from "./lib/server";
+import { fixed, mbps, median, MiB, printTable, repeat } from "./lib/table";
+
+const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+if (!Number.isInteger(SIZE_MB) || SIZE_MB < 8) throw new Error("BENCH_UPLOAD_MB must be an integer >= 8");
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("BENCH_RUNS must be an integer >= 1");
+const SIZE = SIZE_MB * MiB;
+const TARGET_RATIO = 0.8;
+const TARGET_RSS = 300 * MiB;
+const MULTIPART = { thresholdMb: Math.min(64, SIZE_MB - 1), partMb: 16, concurrency: 4 };
+
+const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "vektor-bench-upload-"));
+const src = join(work, "source.bin");
+const dst = join(work, "copy.bin");
+let server: BenchServer | null = null;
+
+async function cleanup() {
+  await server?.stop().catch(() => {});
+  server = null;
+  rmSync(work, { recursive: true, force: true });
+}
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+
+/** Random bytes written 8 MiB at a time: a 1 GiB file never sits in memory, and gzip-like tricks gain nothing. */
+function writeRandomFile(path: string, size: number): void {
+  const block = new Uint8Array(8 * MiB);
+  const fd = openSync(path, "w");
+  try {
+    for (let done = 0; done < size; ) {
+      const n = Math.min(block.length, size - done);
+      randomFillSync(block, 0, n);
+      for (let off = 0; off < n; ) off += writeSync(fd, block, off, n - off, done + off);
+      done += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
+  return hasher.digest("hex");
+}
+
+/** Untimed: write back the previous run's dirty pages so each run starts from the same state. */
+function settle(): void {
+  Bun.spawnSync(["sync"]);
+}
+
+/**
+ * The client's requests, timed by kind through the client's `fetch` option (the upload code is
+ * the official one, unchanged). A request ends when its response headers arrive; for a PUT that
+ * is after the server has taken (hashed and written) the whole body.
+ */
+type Phase = "presign" | "part-url" | "put" | "complete" | "confirm";
+const PHASE_OF: [RegExp, Phase][] = [
+  [/\/api\/files\/presign-upload$/, "presign"],
+  [/\/api\/files\/multipart\/part$/, "part-url"],
+  [/\/api\/files\/upload\//, "put"],
+  [/\/api\/files\/multipart\/complete$/, "complete"],
+  [/\/api\/files\/confirm$/, "confirm"],
+];
+let spans: { phase: Phase; start: number; end: number }[] = [];
+const timedFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const path = new URL(String(input)).pathname;
+  const phase = PHASE_OF.find(([re]) => re.test(path))?.[1];
+  const start = performance.now();
+  const res = await fetch(input, init);
+  if (phase) spans.push({ phase, start, end: performance.now() });
+  return res;
+}) as typeof fetch;
+
+/** Wall time of one phase in the last run: first request's start to last response. */
+function phaseMs(phase: Phase): number {
+  const own = spans.filter((s) => s.phase === phase);
+  return own.length ? Math.max(...own.map((s) => s.end)) - Math.min(...own.map((s) => s.start)) : 0;
+}
+
+interface Step {
+  name: string;
+  runsMs: number[];
+  rss: number;
+  /** Median phase times of the upload steps. */
+  phases?: Record<Phase, number>;
+}
+
+async function measureCp(): Promise<number[]> {
+  return repeat(RUNS, async () => {
+    rmSync(dst, { force: true });
+    settle();
+    const t0 = performance.now();
+    const cp = Bun.spawn(["cp", "--reflink=never", src, dst]);
+    if ((await cp.exited) !== 0) throw new Error(`cp failed with exit code ${cp.exitCode}`);
+    const ms = performance.now() - t0;
+    if (statSync(dst).size !== SIZE) throw new Error("cp wrote the wrong size");
+    return ms;
+  });
+}
+
+/** RUNS uploads through client.files.upload; every one is checked (size and the server's sha256), all but `keep` deleted. */
+async function measureUpload(client: VektorClient, name: string, srcSha: string, keep: boolean): Promise<{ step: Step; kept: FileRecord }> {
+  const phases: Record<Phase, number[]> = { presign: [], "part-url": [], put: [], complete: [], confirm: [] };
+  let kept: FileRecord | null = null;
+  server!.rss.mark();
+  const runsMs = await repeat(RUNS, async (run) => {
+    settle();
+    spans = [];
+    const t0 = performance.now();
+    const rec = await client.files.upload(Bun.file(src), { filename: "bench.bin", mime: "application/octet-stream", concurrency: MULTIPART.concurrency });
+    const ms = performance.now() - t0;
+    if (rec.size !== SIZE || rec.checksum !== srcSha) throw new Error(`${name}: the server stored ${rec.size} bytes with sha256 ${rec.checksum}`);
+    for (const p of Object.keys(phases) as Phase[]) phases[p].push(phaseMs(p));
+    if (keep && run === RUNS - 1) kept = rec;
+    else await client.files.delete(rec.fileId);
+    return ms;
+  });
+  const rss = server!.rss.mark();
+  const medians = Object.fromEntries(Object.entries(phases).map(([p, xs]) => [p, median(xs)])) as Record<Phase, number>;
+  return { step: { name, runsMs, rss, phases: medians }, kept: kept! };
+}
+
+/** RUNS downloads streamed to a file (Bun.write of the Response); size checked each time, sha256 once. */
+async function measureDownload(client: VektorClient, fileId: string, srcSha: string): Promise<Step> {
+  server!.rss.mark();
+  const runsMs = await repeat(RUNS, async (run) => {
+    rmSync(dst, { force: true });
+    settle();
+    const t0 = performance.now();
+    const res = await client.files.download(fileId);
+    if (!res.ok) throw new Error(`download answered ${res.status}`);
+    await Bun.write(dst, res);
+    const ms = performance.now() - t0;
+    if (statSync(dst).size !== SIZE) throw new Error(`download wrote ${statSync(dst).size} bytes, expected ${SIZE}`);
+    if (run === 0 && (await sha256File(dst)) !== srcSha) throw new Error("the downloaded bytes differ from the source");
+    return ms;
+  });
+  return { name: "download -> file", runsMs, rss: server!.rss.mark() };
+}
+
+function report(cpMs: number[], steps: Step[], startupRss: number): boolean {
+  const cpRate = mbps(SIZE, median(cpMs));
+  const peakRss = Math.max(startupRss, ...steps.map((s) => s.rss));
+  let allPass = true;
+  const rows = steps.map((s) => {
+    const rate = mbps(SIZE, median(s.runsMs));
+    const fast = rate >= TARGET_RATIO * cpRate;
+    const lean = s.rss < TARGET_RSS;
+    allPass &&= fast && lean;
+    const verdict = fast && lean ? "PASS" : `MISS (${[!fast && "speed", !lean && "RSS"].filter(Boolean).join(", ")})`;
+    return [s.name, fixed(rate), fixed(cpRate), `${fixed((100 * rate) / cpRate)}%`, fixed(s.rss / MiB), verdict];
+  });
+  console.log(`\nupload/download: ${SIZE_MB} MiB of random bytes, median of ${RUNS}, warm page cache, no fsync (see bench/upload.ts)\n`);
+  printTable(
+    ["step", "MB/s", "cp MB/s", "% of cp", "server peak RSS MB", `result (>= ${TARGET_RATIO * 100}% of cp, RSS < ${TARGET_RSS / MiB} MB)`],
+    [["cp --reflink=never (same disk)", fixed(cpRate), fixed(cpRate), "100%", "-", "-"], ...rows],
+  );
+  console.log(`\nserver peak RSS over the whole run: ${fixed(peakRss / MiB)} MB (startup and sign-up: ${fixed(startupRss / MiB)} MB) -> ${peakRss < TARGET_RSS ? "PASS" : "MISS"}`);
+
+  // Where an upload's time goes: each phase's wall time (median), for finding the slow part.
+  console.log("\nupload phases (median ms; the PUT phase of multipart includes its part-URL calls):\n");
+  printTable(
+    ["step", "presign", "PUT(s)", "PUT MB/s", "complete", "confirm", "total"],
+    steps
+      .filter((s) => s.phases)
+      .map((s) => {
+        const p = s.phases!;
+        const put = p.put || 0;
+        return [s.name, fixed(p.presign, 1), fixed(put), fixed(mbps(SIZE, put)), fixed(p.complete, 1), fixed(p.confirm), fixed(median(s.runsMs))];
+      }),
+  );
+  return allPass;
+}
+
+try {
+  console.log(`[upload] writing ${SIZE_MB} MiB of random bytes to ${src}`);
+  writeRandomFile(src, SIZE);
+  const srcSha = await sha256File(src); // also leaves the file warm in the page cache
+
+  console.log(`[upload] cp x${RUNS}`);
+  const cpMs = await measureCp();
+  rmSync(dst, { force: true });
+
+  server = await startServer(join(work, "data"));
+  const client = await server.admin(timedFetch);
+  const startupRss = server.rss.mark();
+  // The benchmark makes a few hundred requests a minute (64 part URLs + 64 PUTs per multipart run).
+  const common = { "ratelimit.per_minute": 1_000_000, "upload.max_size_mb": Math.max(2048, SIZE_MB + 1) };
+
+  console.log(`[upload] single PUT x${RUNS}`);
+  await client.admin.setConfig("platform_configs", { ...common, "upload.multipart_threshold_mb": Math.max(2048, SIZE_MB + 1) });
+  const single = await measureUpload(client, "upload, single PUT", srcSha, false);
+
+  console.log(`[upload] multipart x${RUNS}`);
+  await client.admin.setConfig("platform_configs", { ...common, "upload.multipart_threshold_mb": MULTIPART.thresholdMb, "upload.part_size_mb": MULTIPART.partMb });
+  const multi = await measureUpload(client, `upload, multipart ${MULTIPART.partMb} MiB x${MULTIPART.concurrency}`, srcSha, true);
+
+  console.log(`[upload] download x${RUNS}`);
+  const download = await measureDownload(client, multi.kept.fileId, srcSha);
+
+  const pass = report(cpMs, [single.step, multi.step, download], startupRss);
+  // A MISS is a finding, not a crash; BENCH_STRICT=1 turns it into a failing exit code (for CI).
+  if (!pass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,12 @@
+/** Messages between the server's worker pool and its tool workers. */
+import type { ToolErrorCode, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+
+export type PoolRequest = { type: "run"; id: string; slug: string; inputs: ToolInput[]; params: unknown } | { type: "cancel"; id: string };
+
+export type PoolReply =
+  | { type: "ready" }
+  | { type: "progress"; id: string; fraction: number; message?: string }
+  | { type: "result"; id: string; ok: true; outputs: ToolOutput[] }
+  | { type: "result"; id: string; ok: false; error: { code: ToolErrorCode; message: string } };
+
+export type RunOutcome = { ok: true; outputs: ToolOutput[] } | { ok: false; error: { code: ToolErrorCode; message: string } };

@@ -1,0 +1,67 @@
+/** The worker pool with real Bun workers and real tools: timeout, crash replacement, cancel. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { createLogger } from "../log";
+import { WorkerPool } from "./pool";
+
+const log = createLogger("silent");
+const pools: WorkerPool[] = [];
+afterAll(() => Promise.all(pools.map((p) => p.close())));
+
+function pool(size: number, url?: string) {
+  const p = new WorkerPool(size, log, url);
+  pools.push(p);
+  return p;
+}
+
+async function pdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`page ${i + 1}`, { x: 50, y: 780, size: 18, font });
+  return doc.save();
+}
+
+const input = async (pages: number) => [{ name: "in.pdf", bytes: await pdf(pages), mime: "application/pdf" }];
+
+describe("WorkerPool", () => {
+  test("runs a real tool and returns its outputs", async () => {
+    const p = pool(1);
+    const out = await p.run({ id: "a", slug: "pdf.split", inputs: await input(3), params: {}, timeoutMs: 60_000 });
+    expect(out.ok && out.outputs.length).toBe(3);
+  });
+
+  test("a run past its timeout is stopped (TIMEOUT) and the next run works on a fresh worker", async () => {
+    const p = pool(1);
+    const slow = await p.run({ id: "slow", slug: "pdf.render-png", inputs: await input(40), params: { dpi: 300 }, timeoutMs: 50 });
+    expect(slow).toEqual({ ok: false, error: { code: "TIMEOUT", message: expect.stringContaining("longer than") } });
+    const next = await p.run({ id: "next", slug: "pdf.split", inputs: await input(2), params: {}, timeoutMs: 60_000 });
+    expect(next.ok).toBe(true);
+  });
+
+  test("a worker that dies mid-run gives WORKER_CRASHED and is replaced", async () => {
+    const p = pool(1, new URL("./crash-worker.fixture.ts", import.meta.url).href);
+    const crashed = await p.run({ id: "c", slug: "test.crash", inputs: await input(1), params: {}, timeoutMs: 60_000 });
+    expect(crashed.ok).toBe(false);
+    expect(!crashed.ok && crashed.error.code).toBe("WORKER_CRASHED");
+    const after = await p.run({ id: "d", slug: "pdf.split", inputs: await input(2), params: {}, timeoutMs: 60_000 });
+    expect(after.ok).toBe(true);
+  });
+
+  test("an aborted run ends CANCELLED at once", async () => {
+    const p = pool(1);
+    const ctl = new AbortController();
+    const started = Date.now();
+    const run = p.run({ id: "x", slug: "pdf.render-png", inputs: await input(40), params: { dpi: 300 }, timeoutMs: 60_000, signal: ctl.signal });
+    setTimeout(() => ctl.abort(), 100);
+    const res = await run;
+    expect(!res.ok && res.error.code).toBe("CANCELLED");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test("two workers run two jobs at the same time", async () => {
+    const p = pool(2);
+    const inputs = await input(2);
+    const [a, b] = await Promise.all([0, 1].map((i) => p.run({ id: `p${i}`, slug: "pdf.split", inputs: [{ ...inputs[0], bytes: inputs[0].bytes.slice() }], params: {}, timeoutMs: 60_000 })));
+    expect(a.ok && b.ok).toBe(true);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * A pool of disposable tool workers (Bun Workers, WASM loaded once per worker and reused).
+ * One run per worker at a time; a run past its timeout, or a worker that crashed or ran out
+ * of memory, ends with a typed error and the worker is replaced, so the server keeps serving.
+ */
+import type { ToolInput } from "@vektor/shared/tools/manifest";
+import type { Logger } from "../log";
+import type { PoolReply, RunOutcome } from "./pool-protocol";
+
+interface Task {
+  id: string;
+  slug: string;
+  inputs: ToolInput[];
+  params: unknown;
+  timeoutMs: number;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+  resolve: (outcome: RunOutcome) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  task: Task | null;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+/** Codes after which a worker is not trusted again (its WASM heap may be poisoned). */
+const REPLACE_AFTER = new Set(["TOOL_FAILED", "TIMEOUT", "WORKER_CRASHED", "CANCELLED"]);
+const WORKER_URL = new URL("./tool-worker.ts", import.meta.url).href;
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Task[] = [];
+  private closed = false;
+
+  constructor(
+    readonly size: number,
+    private readonly log: Logger,
+    /** The worker script; tests pass one that crashes on purpose. */
+    private readonly workerUrl: string = WORKER_URL,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Run one tool; never rejects: failures come back as `{ ok: false, error }`. */
+  run(task: Omit<Task, "resolve">): Promise<RunOutcome> {
+    if (this.closed) return Promise.resolve({ ok: false, error: { code: "WORKER_CRASHED", message: "The worker pool is shut down" } });
+    return new Promise((resolve) => {
+      this.waiting.push({ ...task, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Runs in flight and queued. */
+  get busy(): number {
+    return this.slots.filter((s) => s.task).length + this.waiting.length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.waiting.splice(0)) t.resolve({ ok: false, error: { code: "CANCELLED", message: "The server is shutting down" } });
+    for (const slot of this.slots) this.finish(slot, { ok: false, error: { code: "CANCELLED", message: "The server is shutting down" } }, false);
+    for (const slot of this.slots) slot.worker.terminate();
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.workerUrl);
+    let markReady!: () => void;
+    const slot: Slot = { worker, ready: new Promise((r) => (markReady = r)), task: null, timer: null };
+    worker.onmessage = (event: MessageEvent<PoolReply>) => this.onMessage(slot, event.data, markReady);
+    worker.addEventListener("error", (event) => this.onCrash(slot, (event as ErrorEvent).message || "worker error"));
+    worker.addEventListener("close", () => this.onCrash(slot, "worker exited"));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, msg: PoolReply, markReady: () => void) {
+    if (msg.type === "ready") {
+      markReady();
+      return this.dispatch();
+    }
+    if (!slot.task || msg.id !== slot.task.id) return;
+    if (msg.type === "progress") slot.task.onProgress?.(msg.fraction);
+    else this.finish(slot, msg.ok ? { ok: true, outputs: msg.outputs } : { ok: false, error: msg.error });
+  }
+
+  private onCrash(slot: Slot, reason: string) {
+    if (this.closed || !this.slots.includes(slot)) return;
+    this.log.warn({ reason, task: slot.task?.slug }, "tool worker died; replacing it");
+    this.finish(slot, { ok: false, error: { code: "WORKER_CRASHED", message: `The tool worker stopped (${reason}); the job did not finish` } });
+  }
+
+  /** Settle the slot's task; replace the worker when it cannot be trusted; take the next task. */
+  private finish(slot: Slot, outcome: RunOutcome, next = true) {
+    const task = slot.task;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.task = null;
+    slot.timer = null;
+    if (task) task.resolve(outcome);
+    if (!outcome.ok && REPLACE_AFTER.has(outcome.error.code) && !this.closed) this.replace(slot);
+    if (next) this.dispatch();
+  }
+
+  private replace(slot: Slot) {
+    const i = this.slots.indexOf(slot);
+    if (i < 0) return;
+    slot.worker.terminate();
+    this.slots[i] = this.spawn();
+  }
+
+  private dispatch() {
+    for (const slot of this.slots) {
+      if (slot.task || this.waiting.length === 0) continue;
+      void slot.ready.then(() => this.start(slot));
+    }
+  }
+
+  private start(slot: Slot) {
+    if (slot.task || this.closed || !this.slots.includes(slot)) return;
+    const task = this.waiting.shift();
+    if (!task) return;
+    if (task.signal?.aborted) {
+      task.resolve({ ok: false, error: { code: "CANCELLED", message: "The run was cancelled" } });
+      return this.dispatch();
+    }
+    slot.task = task;
+    slot.timer = setTimeout(() => this.finish(slot, { ok: false, error: { code: "TIMEOUT", message: `The tool ran longer than ${Math.round(task.timeoutMs / 1000)} s and was stopped` } }), task.timeoutMs);
+    task.signal?.addEventListener("abort", () => slot.task === task && this.finish(slot, { ok: false, error: { code: "CANCELLED", message: "The run was cancelled" } }), { once: true });
+    const transfer = [...new Set(task.inputs.map((i) => i.bytes.buffer as ArrayBuffer))];
+    slot.worker.postMessage({ type: "run", id: task.id, slug: task.slug, inputs: task.inputs, params: task.params }, transfer);
+  }
+}

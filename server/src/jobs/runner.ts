@@ -1,0 +1,176 @@
+/**
+ * Takes queued jobs from the database and runs them on the worker pool. A job is claimed with
+ * FOR UPDATE SKIP LOCKED and a lease, so several processes share the queue and a job whose
+ * process died is claimed again once its lease ran out. Outputs are recorded only if this claim
+ * still owns the job (same attempt number): a job succeeds at most once and its outputs are
+ * recorded exactly once.
+ */
+import { candidateFormats } from "@vektor/shared/formats";
+import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+import { getTool } from "@vektor/wasm-tools";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { file, job } from "../db/schema";
+import { newId } from "../lib/ids";
+import type { Logger } from "../log";
+import type { JobRow } from "../modules/jobs/view";
+import type { ObjectStore } from "../storage/types";
+import type { WorkerPool } from "./pool";
+
+export interface RunnerOptions {
+  timeoutMs: number;
+  maxInputBytes: number;
+  /** Give up on a job claimed this many times (a job that kills its worker every time). */
+  maxAttempts: number;
+  pollMs: number;
+}
+
+type Failure = { code: string; message: string };
+
+export class JobRunner {
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private lanes: Promise<void>[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: ObjectStore,
+    private readonly pool: WorkerPool,
+    private readonly log: Logger,
+    private readonly opts: RunnerOptions,
+  ) {}
+
+  start(): void {
+    for (let i = 0; i < this.pool.size; i++) this.lanes.push(this.lane());
+  }
+
+  /** Something was queued: an idle lane looks at once instead of at its next poll. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.poke();
+    await Promise.all(this.lanes);
+  }
+
+  private async lane(): Promise<void> {
+    while (!this.stopped) {
+      const claimed = await this.claim().catch((err) => {
+        this.log.error({ err }, "job claim failed");
+        return null;
+      });
+      if (claimed) await this.process(claimed);
+      else await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.opts.pollMs);
+      const previous = this.wake;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        previous?.();
+        done();
+      };
+    }).then(() => {
+      this.wake = null;
+    });
+  }
+
+  /** One queued job (or one whose lease expired), now running under a fresh lease. */
+  async claim(): Promise<JobRow | null> {
+    const leaseSeconds = Math.ceil(this.opts.timeoutMs / 1000) + 60;
+    const rows = await this.db.execute<Record<string, unknown>>(sql`
+      update ${job} set status = 'running', attempts = ${job.attempts} + 1,
+        lease_until = now() + make_interval(secs => ${leaseSeconds}),
+        started_at = coalesce(${job.startedAt}, now())
+      where ${job.id} = (
+        select id from ${job}
+        where status = 'queued' or (status = 'running' and lease_until < now())
+        order by created_at
+        for update skip locked
+        limit 1)
+      returning id`);
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: Record<string, unknown>[] }).rows) as { id: string }[];
+    if (!list.length) return null;
+    const [row] = await this.db.select().from(job).where(eq(job.id, list[0].id));
+    return row ?? null;
+  }
+
+  private async process(row: JobRow): Promise<void> {
+    if (row.attempts > this.opts.maxAttempts) {
+      return this.fail(row, { code: "WORKER_CRASHED", message: `Gave up after ${this.opts.maxAttempts} attempts: the job stopped its worker each time` });
+    }
+    const inputs = await this.loadInputs(row);
+    if ("code" in inputs) return this.fail(row, inputs);
+    let lastProgress = 0;
+    const outcome = await this.pool.run({
+      id: `${row.id}:${row.attempts}`,
+      slug: row.type,
+      inputs,
+      params: row.params,
+      timeoutMs: getTool(row.type)?.manifest.limits?.timeoutMs ?? this.opts.timeoutMs,
+      onProgress: (fraction) => {
+        const pct = Math.floor(fraction * 100);
+        if (pct - lastProgress < 5) return;
+        lastProgress = pct;
+        void this.db.update(job).set({ progress: pct }).where(and(eq(job.id, row.id), eq(job.status, "running"))).catch(() => {});
+      },
+    });
+    if (!outcome.ok) return this.fail(row, outcome.error);
+    if (outcome.outputs.length === 0) return this.fail(row, { code: "TOOL_FAILED", message: "The tool produced no output" });
+    await this.succeed(row, outcome.outputs);
+  }
+
+  private async loadInputs(row: JobRow): Promise<ToolInput[] | Failure> {
+    const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
+    const inputs: ToolInput[] = [];
+    for (const id of row.inputFileIds) {
+      const f = byId.get(id);
+      if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
+      if (f.size > limit) return { code: "INPUT_TOO_LARGE", message: `Input "${f.filename}" is ${f.size} bytes; server-side tools take at most ${limit} bytes` };
+      const bytes = await new Response(await this.store.get(f.storageKey)).bytes();
+      inputs.push({ name: f.filename, bytes, mime: f.mime });
+    }
+    return inputs;
+  }
+
+  private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
+    const stored: (typeof file.$inferInsert & { storageKey: string })[] = [];
+    for (const out of outputs) {
+      const id = newId("f");
+      const key = `u/${row.userId}/${id}`;
+      const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
+      const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
+      stored.push({ id, userId: row.userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
+    }
+    const owned = await this.db.transaction(async (tx) => {
+      const done = await tx
+        .update(job)
+        .set({ status: "succeeded", progress: 100, outputFileIds: stored.map((s) => s.id!), finishedAt: new Date(), leaseUntil: null })
+        .where(and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts)))
+        .returning({ id: job.id });
+      if (!done.length) return false;
+      await tx.insert(file).values(stored);
+      await tx.update(file).set({ outFileId: stored[0].id! }).where(inArray(file.id, row.inputFileIds));
+      return true;
+    });
+    // Lost the job to another claim (lease ran out): its outputs are not ours to keep.
+    if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
+  }
+
+  private async fail(row: JobRow, f: Failure): Promise<void> {
+    await this.db
+      .update(job)
+      .set({ status: "failed", errorCode: f.code, errorMessage: f.message, finishedAt: new Date(), leaseUntil: null })
+      .where(and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts)));
+  }
+}

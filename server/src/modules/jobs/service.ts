@@ -1,0 +1,118 @@
+/**
+ * Jobs: validated creation (tool, params, input files), reads, and waiting for completion.
+ * The work itself is done by jobs/runner.ts, in this process or another one sharing the DB.
+ */
+import { fail, ServiceError } from "@vektor/shared/errors";
+import { getTool, validateParams } from "@vektor/wasm-tools";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { file, job } from "../../db/schema";
+import { newId } from "../../lib/ids";
+import type { ConfigService } from "../config/service";
+import { jobView, TERMINAL_JOB, type JobRow, type JobView } from "./view";
+
+export interface JobRequest {
+  type: string;
+  fileIds: string[];
+  params?: Record<string, unknown>;
+}
+
+const MAX_INPUTS = 100;
+
+export class JobService {
+  /** Called after a job is queued, so an idle runner in this process starts at once. */
+  onQueued: () => void = () => {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: ConfigService,
+  ) {}
+
+  /** The tool and params check, without touching files (also used before an upload starts). */
+  checkRequest(type: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
+    const entry = getTool(type);
+    if (!entry) throw fail.notFound(`Tool "${type}"`);
+    const checked = validateParams(type, params ?? {});
+    if (!checked.ok) throw fail.validation(`params: ${checked.message}`);
+    return checked.params as Record<string, unknown>;
+  }
+
+  async create(userId: string, req: JobRequest, origin = "api"): Promise<JobView> {
+    if (!(await this.config.get("processing.cloud_enabled"))) throw new ServiceError("FEATURE_DISABLED", "Server-side processing is turned off; run the tool in the browser");
+    const params = this.checkRequest(req.type, req.params);
+    const manifest = getTool(req.type)!.manifest;
+    const ids = req.fileIds;
+    if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
+    const [min, max] = [manifest.io.minInputs ?? 1, manifest.io.maxInputs ?? 1];
+    if (ids.length < min || ids.length > max) throw fail.validation(`${req.type} takes ${min === max ? min : `${min} to ${max}`} input file(s); ${ids.length} given`);
+    await this.requireUploaded(userId, ids);
+    const [row] = await this.db
+      .insert(job)
+      .values({ id: newId("job"), userId, type: req.type, status: "queued", params, inputFileIds: ids, origin })
+      .returning();
+    this.onQueued();
+    return jobView(row, []);
+  }
+
+  private async requireUploaded(userId: string, ids: string[]) {
+    if (ids.length === 0 || ids.length > MAX_INPUTS) throw fail.validation(`fileIds must hold 1 to ${MAX_INPUTS} ids`);
+    const rows = await this.db
+      .select({ id: file.id, status: file.status })
+      .from(file)
+      .where(and(eq(file.userId, userId), inArray(file.id, ids)));
+    const found = new Map(rows.map((r) => [r.id, r.status]));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw fail.notFound(`File ${missing}`);
+    const pending = ids.find((id) => found.get(id) !== "UPLOADED");
+    if (pending) throw fail.invalidState(`File ${pending} is not UPLOADED (confirm it first)`);
+  }
+
+  async get(userId: string, jobId: string): Promise<JobView> {
+    const [row] = await this.db
+      .select()
+      .from(job)
+      .where(and(eq(job.id, jobId), eq(job.userId, userId)));
+    if (!row) throw fail.notFound("Job");
+    return this.view(row);
+  }
+
+  async view(row: JobRow): Promise<JobView> {
+    const outputs = row.outputFileIds.length ? await this.db.select().from(file).where(inArray(file.id, row.outputFileIds)) : [];
+    return jobView(row, outputs);
+  }
+
+  /** The newest job that used `fileId` as an input. */
+  async latestForFile(userId: string, fileId: string): Promise<JobView> {
+    const [owned] = await this.db
+      .select({ id: file.id })
+      .from(file)
+      .where(and(eq(file.id, fileId), eq(file.userId, userId)));
+    if (!owned) throw fail.notFound("File");
+    const [row] = await this.db
+      .select()
+      .from(job)
+      .where(and(eq(job.userId, userId), sql`${job.inputFileIds} @> ${JSON.stringify([fileId])}::jsonb`))
+      .orderBy(desc(job.createdAt))
+      .limit(1);
+    if (!row) throw fail.notFound("Job for this file");
+    return this.view(row);
+  }
+
+  /** Jobs waiting or running, for /status. */
+  async depth(): Promise<number> {
+    const [r] = await this.db.select({ n: sql<number>`count(*)::int` }).from(job).where(inArray(job.status, ["queued", "running"]));
+    return r.n;
+  }
+
+  /** Polls until the job ends or `timeoutMs` passes; returns its latest state either way. */
+  async waitFor(userId: string, jobId: string, timeoutMs: number): Promise<JobView> {
+    const deadline = Date.now() + timeoutMs;
+    let delay = 25;
+    for (;;) {
+      const view = await this.get(userId, jobId);
+      if (TERMINAL_JOB.has(view.status) || Date.now() >= deadline) return view;
+      await Bun.sleep(Math.min(delay, deadline - Date.now()));
+      delay = Math.min(delay * 2, 250);
+    }
+  }
+}

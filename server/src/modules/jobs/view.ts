@@ -1,0 +1,47 @@
+/** A job row as the API shows it. */
+import type { file, job } from "../../db/schema";
+
+export type JobRow = typeof job.$inferSelect;
+type FileRow = typeof file.$inferSelect;
+
+export interface JobView {
+  jobId: string;
+  type: string;
+  status: string;
+  fileIds: string[];
+  params: Record<string, unknown>;
+  progress: number;
+  outputs: { fileId: string; filename: string; mime: string; size: number }[];
+  output: { fileIds: string[] } | null;
+  errorCode: string | null;
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export function jobView(row: JobRow, outputs: FileRow[]): JobView {
+  const byId = new Map(outputs.map((f) => [f.id, f]));
+  return {
+    jobId: row.id,
+    type: row.type,
+    status: row.status,
+    fileIds: row.inputFileIds,
+    params: row.params,
+    progress: row.progress,
+    outputs: row.outputFileIds.flatMap((id) => {
+      const f = byId.get(id);
+      return f ? [{ fileId: f.id, filename: f.filename, mime: f.mime, size: f.size }] : [];
+    }),
+    output: row.status === "succeeded" ? { fileIds: row.outputFileIds } : null,
+    errorCode: row.errorCode,
+    error: row.errorMessage,
+    attempts: row.attempts,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export const TERMINAL_JOB = new Set(["succeeded", "failed", "cancelled"]);

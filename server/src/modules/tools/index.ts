@@ -1,0 +1,98 @@
+/** The tool catalog (public), running a tool (waits up to 60 s), and the workflow catalog. */
+import { CreateJobBody, Job, RunToolBody, ToolDetail, ToolIndexEntry } from "@vektor/shared/schemas/job";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { listManifests } from "@vektor/wasm-tools";
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import { parseKeys } from "../../http/query";
+import type { Services } from "../../services";
+import type { JobService } from "../jobs/service";
+import { TERMINAL_JOB } from "../jobs/view";
+import { Idempotency } from "./idempotency";
+
+/** How long POST /api/tools/{slug} waits before answering 202 with the running job. */
+export const TOOL_WAIT_MS = 60_000;
+
+export function detailOf(m: ToolManifest) {
+  return {
+    slug: m.slug,
+    family: m.family,
+    title: m.title,
+    description: m.description,
+    io: { accepts: [...m.io.accepts], produces: [...m.io.produces], minInputs: m.io.minInputs ?? 1, maxInputs: m.io.maxInputs ?? 1 },
+    params: m.params,
+    deterministic: m.deterministic,
+  };
+}
+
+export function toolsModule(s: Services, jobs: JobService, opts: { waitMs?: number } = {}) {
+  const { doc, docJson } = routeDocs(s.callers);
+  const idem = new Idempotency(s.database.db);
+  const waitMs = opts.waitMs ?? TOOL_WAIT_MS;
+  return new Elysia()
+    .use(jsonBody)
+    .get(
+      "/api/config/tools-index",
+      () => ok(listManifests().map((m) => ({ slug: m.slug, family: m.family, title: m.title, accepts: [...m.io.accepts], produces: [...m.io.produces] }))),
+      doc({ summary: "Lightweight index of every tool", tags: ["Tools"], auth: "public", data: Type.Array(ToolIndexEntry) }),
+    )
+    .get(
+      "/api/tools/lookup",
+      ({ query }) => {
+        const wanted = parseKeys(query.slugs);
+        return ok(listManifests().filter((m) => !wanted || wanted.includes(m.slug)).map(detailOf));
+      },
+      {
+        query: Type.Object({ slugs: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated tool slugs; unknown slugs are left out; absent: every tool" })) }),
+        ...doc({ summary: "Tools by slug, with their params schema", tags: ["Tools"], auth: "public", data: Type.Array(ToolDetail) }),
+      },
+    )
+    .post(
+      "/api/tools/:slug",
+      async ({ request, params, body, set }) => {
+        const caller = await s.callers.require(request, "api");
+        const key = request.headers.get("idempotency-key");
+        const create = async () => (await jobs.create(caller.id, { type: params.slug, fileIds: body.fileIds, params: body.params })).jobId;
+        const jobId = key ? await idem.once(caller.id, `tools:${params.slug}`, key, body, create) : await create();
+        const view = await jobs.waitFor(caller.id, jobId, waitMs);
+        if (!TERMINAL_JOB.has(view.status)) set.status = 202;
+        return ok(view);
+      },
+      {
+        params: Type.Object({ slug: Type.String({ maxLength: 100 }) }),
+        ...docJson(RunToolBody, {
+          summary: "Run a tool on uploaded files",
+          description:
+            "Creates a job and waits up to 60 s: the finished job (status succeeded or failed, with `outputs` and `errorCode`) answers 200; a longer one answers 202 with the running job, to be polled at GET /api/jobs/{jobId}. With `Idempotency-Key`, the same key, user and body within 24 h return the same job without running again; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Params are checked against the tool's schema before any work (400).",
+          tags: ["Tools"],
+          auth: "api",
+          errors: ["NOT_FOUND", "INVALID_STATE", "IDEMPOTENCY_KEY_REUSED", "FEATURE_DISABLED"],
+          data: Job,
+        }),
+      },
+    )
+    .post(
+      "/api/files",
+      async ({ request, body }) => ok(await jobs.create((await s.callers.require(request, "api")).id, body)),
+      docJson(CreateJobBody, { summary: "Create a job (queued; poll GET /api/jobs/{jobId})", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "FEATURE_DISABLED"], data: Job }),
+    )
+    .get("/api/jobs/:jobId", async ({ request, params }) => ok(await jobs.get((await s.callers.require(request, "api")).id, params.jobId)), {
+      params: Type.Object({ jobId: Type.String({ maxLength: 100 }) }),
+      ...doc({ summary: "Job status and output", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
+    })
+    .get("/api/files/jobs-latest", async ({ request, query }) => ok(await jobs.latestForFile((await s.callers.require(request, "api")).id, query.fileId)), {
+      query: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) }),
+      ...doc({ summary: "The latest job that took this file as input", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
+    })
+    .get(
+      "/api/workflows/catalog",
+      async ({ request }) => {
+        await s.callers.require(request, "api");
+        return ok(listManifests().map((m) => ({ ...detailOf(m), type: `op.${m.slug}` })));
+      },
+      doc({ summary: "Operations a workflow can run on the server (op.<tool slug>)", tags: ["Workflows"], auth: "api", data: Type.Array(Type.Composite([ToolDetail, Type.Object({ type: Type.String() })])) }),
+    );
+}

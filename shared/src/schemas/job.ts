@@ -1,0 +1,55 @@
+/** Job and tool models (contract section 6). */
+import { Type } from "@sinclair/typebox";
+
+export const JobStatus = Type.Union(["queued", "running", "succeeded", "failed", "cancelled"].map((s) => Type.Literal(s)));
+
+export const JobOutput = Type.Object({ fileId: Type.String(), filename: Type.String(), mime: Type.String(), size: Type.Integer() });
+
+export const Job = Type.Object({
+  jobId: Type.String(),
+  type: Type.String({ description: "tool slug" }),
+  status: JobStatus,
+  fileIds: Type.Array(Type.String()),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  progress: Type.Integer({ minimum: 0, maximum: 100 }),
+  outputs: Type.Array(JobOutput),
+  output: Type.Union([Type.Object({ fileIds: Type.Array(Type.String()) }), Type.Null()]),
+  errorCode: Type.Union([Type.String(), Type.Null()], { description: "INPUT_INVALID, INPUT_EMPTY, INPUT_UNSUPPORTED, INPUT_TOO_LARGE, PARAMS_INVALID, TOOL_FAILED, TIMEOUT, CANCELLED, WORKER_CRASHED" }),
+  error: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Integer(),
+  createdAt: Type.String({ format: "date-time" }),
+  startedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  finishedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+});
+
+export const RunToolBody = Type.Object(
+  { fileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100 }), params: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
+  { additionalProperties: false },
+);
+
+export const CreateJobBody = Type.Object(
+  {
+    type: Type.String({ minLength: 3, maxLength: 100, description: "tool slug, e.g. pdf.compress" }),
+    fileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100 }),
+    params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export const ToolIndexEntry = Type.Object({
+  slug: Type.String(),
+  family: Type.String(),
+  title: Type.String(),
+  accepts: Type.Array(Type.String()),
+  produces: Type.Array(Type.String()),
+});
+
+export const ToolDetail = Type.Object({
+  slug: Type.String(),
+  family: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  io: Type.Object({ accepts: Type.Array(Type.String()), produces: Type.Array(Type.String()), minInputs: Type.Integer(), maxInputs: Type.Integer() }),
+  params: Type.Unknown({ description: "JSON schema of the params, with defaults and limits" }),
+  deterministic: Type.Boolean(),
+});

@@ -1,0 +1,439 @@
+/**
+ * A small, typed layer over gdal3.js's Emscripten module: the GDAL utilities (ogr2ogr,
+ * gdal_translate, gdalwarp, gdalinfo, ogrinfo) called through their C API on files in the
+ * module's in-memory file system. gdal3.js's own JavaScript wrapper is not used: it mounts host
+ * folders under Node, talks to its own worker in browsers and cannot take its data file as bytes.
+ *
+ * Every operation runs alone (one at a time per worker) in a fresh folder; datasets it opened
+ * are closed and its files removed when it ends, so nothing leaks from one call into the next.
+ */
+
+/** The part of Emscripten's FS object the tools use. */
+export interface EmscriptenFs {
+  mkdir(path: string): void;
+  writeFile(path: string, data: Uint8Array | string): void;
+  readFile(path: string): Uint8Array;
+  readdir(path: string): string[];
+  unlink(path: string): void;
+  rmdir(path: string): void;
+  stat(path: string): { mode: number; size: number };
+  isDir(mode: number): boolean;
+}
+
+/** The slice of the gdal3.js Emscripten module this layer calls. */
+export interface GdalModule {
+  FS: EmscriptenFs;
+  HEAPF64: Float64Array;
+  _malloc(size: number): number;
+  _free(pointer: number): void;
+  setValue(pointer: number, value: number, type: "*" | "i32"): void;
+  getValue(pointer: number, type: "*" | "i32"): number;
+  UTF8ToString(pointer: number): string;
+  stringToUTF8(text: string, pointer: number, maxBytes: number): void;
+  lengthBytesUTF8(text: string): number;
+  ccall(name: string, returns: null, args: [], values: []): void;
+  cwrap(name: string, returns: "number" | "string" | null, args: ("number" | "string")[]): (...args: (number | string | null)[]) => unknown;
+}
+
+/** GDAL reported a failure (its own message), as opposed to the engine crashing. */
+export class GdalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GdalError";
+  }
+}
+
+/** The WASM instance failed underneath GDAL (an Emscripten abort, out of memory): it cannot be used again. */
+export class GdalCrash extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GdalCrash";
+  }
+}
+
+/** An open GDAL dataset (a pointer into the WASM heap), valid until its operation ends. */
+export interface Dataset {
+  readonly pointer: number;
+  readonly path: string;
+}
+
+const OF_RASTER = 0x02;
+const OF_VECTOR = 0x04;
+const OF_VERBOSE_ERROR = 0x40;
+const CE_FAILURE = 3;
+
+/** Options for opening a dataset. */
+export interface OpenOptions {
+  kind: "vector" | "raster";
+  /** Short names of the drivers allowed to open it (all when empty). */
+  drivers?: string[];
+  /** Driver open options, `KEY=VALUE`. */
+  openOptions?: string[];
+}
+
+/** Config options every operation runs with (GDAL's `--config`). */
+const GLOBAL_CONFIG: Record<string, string> = {
+  GDAL_PAM_ENABLED: "NO", // no .aux.xml side files next to outputs
+  OGR_CURRENT_DATE: "2000-01-01T00:00:00Z", // GeoPackage timestamps: same bytes for the same input
+  SHAPE_RESTORE_SHX: "YES", // a shapefile ZIP without its .shx is still readable
+  CHECK_DISK_FREE_SPACE: "NO",
+  GDAL_NUM_THREADS: "1",
+  GDAL_CACHEMAX: "128",
+  CPL_TMPDIR: "/tmp",
+  OGR_GEOJSON_MAX_OBJ_SIZE: "0", // no cap on one GeoJSON object's size
+};
+
+type Fn = (...args: (number | string | null)[]) => unknown;
+
+/** The GDAL engine of one worker. */
+export class Gdal {
+  private readonly fn: Record<string, Fn>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private serial = 0;
+  private stderr: string[] = [];
+  private broken: GdalCrash | undefined;
+
+  constructor(private readonly module: GdalModule) {
+    const m = module;
+    const w = (name: string, returns: "number" | "string" | null, args: ("number" | "string")[]) => m.cwrap(name, returns, args);
+    m.ccall("GDALAllRegister", null, [], []);
+    this.fn = {
+      open: w("GDALOpenEx", "number", ["string", "number", "number", "number", "number"]),
+      close: w("GDALClose", null, ["number"]),
+      errorReset: w("CPLErrorReset", null, []),
+      errorNo: w("CPLGetLastErrorNo", "number", []),
+      errorType: w("CPLGetLastErrorType", "number", []),
+      errorMsg: w("CPLGetLastErrorMsg", "string", []),
+      setConfig: w("CPLSetConfigOption", null, ["string", "string"]),
+      vtOptions: w("GDALVectorTranslateOptionsNew", "number", ["number", "number"]),
+      vtFree: w("GDALVectorTranslateOptionsFree", null, ["number"]),
+      vt: w("GDALVectorTranslate", "number", ["string", "number", "number", "number", "number", "number"]),
+      tOptions: w("GDALTranslateOptionsNew", "number", ["number", "number"]),
+      tFree: w("GDALTranslateOptionsFree", null, ["number"]),
+      t: w("GDALTranslate", "number", ["string", "number", "number", "number"]),
+      wOptions: w("GDALWarpAppOptionsNew", "number", ["number", "number"]),
+      wFree: w("GDALWarpAppOptionsFree", null, ["number"]),
+      warp: w("GDALWarp", "number", ["string", "number", "number", "number", "number", "number"]),
+      iOptions: w("GDALInfoOptionsNew", "number", ["number", "number"]),
+      iFree: w("GDALInfoOptionsFree", null, ["number"]),
+      info: w("GDALInfo", "number", ["number", "number"]),
+      viOptions: w("GDALVectorInfoOptionsNew", "number", ["number", "number"]),
+      viFree: w("GDALVectorInfoOptionsFree", null, ["number"]),
+      vectorInfo: w("GDALVectorInfo", "number", ["number", "number"]),
+      srsNew: w("OSRNewSpatialReference", "number", ["number"]),
+      srsFromEpsg: w("OSRImportFromEPSG", "number", ["number", "number"]),
+      srsFree: w("OSRDestroySpatialReference", null, ["number"]),
+      free: w("free", null, ["number"]),
+    };
+    for (const [key, value] of Object.entries(GLOBAL_CONFIG)) this.fn.setConfig(key, value);
+    module.FS.mkdir("/work");
+  }
+
+  /** Where the module's stderr goes (GDAL prints its warnings and errors there). */
+  log(line: string): void {
+    if (this.stderr.length < 200) this.stderr.push(line);
+  }
+
+  /** Set once the instance crashed; the host must load a fresh one. */
+  get crashed(): GdalCrash | undefined {
+    return this.broken;
+  }
+
+  /** Runs `work` alone, in a fresh folder; closes what it opened and removes its files afterwards. */
+  operation<T>(work: (op: Operation) => T | Promise<T>): Promise<T> {
+    const next = this.queue.then(async () => {
+      if (this.broken) throw this.broken;
+      const dir = `/work/op${++this.serial}`;
+      this.module.FS.mkdir(dir);
+      this.stderr = [];
+      this.fn.errorReset();
+      const op = new Operation(this, this.module, dir);
+      try {
+        return await work(op);
+      } catch (err) {
+        if (err instanceof GdalError || this.broken) throw err;
+        if (err instanceof WebAssembly.RuntimeError || isEmscriptenAbort(err)) {
+          this.broken = new GdalCrash(`the GDAL engine crashed: ${err instanceof Error ? err.message : String(err)}`);
+          throw this.broken;
+        }
+        throw err;
+      } finally {
+        if (!this.broken) {
+          op.closeAll();
+          removeTree(this.module.FS, dir);
+          this.fn.errorReset();
+        }
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** @internal the wrapped C functions (for Operation). */
+  call(name: string, ...args: (number | string | null)[]): unknown {
+    return this.fn[name](...args);
+  }
+
+  /** @internal GDAL's last error of CE_Failure or worse, else the last ERROR line it printed. */
+  lastError(fallback: string): string {
+    const type = this.fn.errorType() as number;
+    const message = type >= CE_FAILURE ? String(this.fn.errorMsg()).trim() : "";
+    if (message) return message;
+    const printed = [...this.stderr].reverse().find((line) => /^ERROR \d+:/.test(line));
+    return printed ? printed.replace(/^ERROR \d+:\s*/, "") : fallback;
+  }
+
+  /** @internal what GDAL printed during the current operation. */
+  printed(): string[] {
+    return this.stderr;
+  }
+
+  /** @internal whether a failure was reported since the last reset. */
+  failed(): boolean {
+    return (this.fn.errorType() as number) >= CE_FAILURE;
+  }
+
+  /** @internal */
+  resetErrors(): void {
+    this.fn.errorReset();
+    this.stderr = [];
+  }
+}
+
+/** One operation's view of the engine: its folder, its datasets and the utilities. */
+export class Operation {
+  private readonly open: Dataset[] = [];
+
+  constructor(
+    private readonly gdal: Gdal,
+    private readonly m: GdalModule,
+    /** This operation's folder in the module's file system. */
+    readonly dir: string,
+  ) {}
+
+  /** Writes `bytes` to `path` (relative to the operation folder), creating folders on the way. */
+  write(path: string, bytes: Uint8Array | string): string {
+    const full = `${this.dir}/${path}`;
+    const parts = path.split("/").slice(0, -1);
+    let at = this.dir;
+    for (const part of parts) {
+      at += `/${part}`;
+      if (!exists(this.m.FS, at)) this.m.FS.mkdir(at);
+    }
+    this.m.FS.writeFile(full, bytes);
+    return full;
+  }
+
+  /** Creates a folder (relative to the operation folder) and returns its full path. */
+  mkdir(path: string): string {
+    const full = `${this.dir}/${path}`;
+    if (!exists(this.m.FS, full)) this.m.FS.mkdir(full);
+    return full;
+  }
+
+  /** A file's bytes (a copy, safe to keep after the operation). */
+  read(fullPath: string): Uint8Array {
+    return this.m.FS.readFile(fullPath).slice();
+  }
+
+  /** Whether a path exists. */
+  exists(fullPath: string): boolean {
+    return exists(this.m.FS, fullPath);
+  }
+
+  /** The files under a folder (recursively), as full paths, sorted. */
+  files(fullDir: string): string[] {
+    const out: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of this.m.FS.readdir(dir).sort()) {
+        if (name === "." || name === "..") continue;
+        const path = `${dir}/${name}`;
+        if (this.m.FS.isDir(this.m.FS.stat(path).mode)) walk(path);
+        else out.push(path);
+      }
+    };
+    walk(fullDir);
+    return out;
+  }
+
+  /** Removes a file or a folder with everything in it. */
+  remove(fullPath: string): void {
+    removeTree(this.m.FS, fullPath);
+  }
+
+  /** Opens a dataset; throws GdalError with GDAL's reason when no allowed driver can read it. */
+  openDataset(path: string, options: OpenOptions): Dataset {
+    this.gdal.resetErrors();
+    const drivers = options.drivers?.length ? this.strings(options.drivers) : 0;
+    const openOptions = options.openOptions?.length ? this.strings(options.openOptions) : 0;
+    try {
+      const flags = (options.kind === "vector" ? OF_VECTOR : OF_RASTER) | OF_VERBOSE_ERROR;
+      const pointer = this.gdal.call("open", path, flags, drivers, openOptions, 0) as number;
+      if (!pointer) throw new GdalError(this.gdal.lastError("no driver could open the file"));
+      const dataset = { pointer, path };
+      this.open.push(dataset);
+      return dataset;
+    } finally {
+      if (drivers) this.freeStrings(drivers);
+      if (openOptions) this.freeStrings(openOptions);
+    }
+  }
+
+  /** Closes a dataset now (writers flush on close). */
+  close(dataset: Dataset): void {
+    const i = this.open.indexOf(dataset);
+    if (i >= 0) {
+      this.open.splice(i, 1);
+      this.gdal.call("close", dataset.pointer);
+    }
+  }
+
+  /** @internal closes whatever is still open (end of operation), newest first. */
+  closeAll(): void {
+    while (this.open.length) this.gdal.call("close", this.open.pop()!.pointer);
+  }
+
+  /** ogr2ogr `args` from `source` into `dest`; the output is closed (flushed) before this returns. */
+  vectorTranslate(dest: string, source: Dataset, args: string[]): void {
+    this.utility("vt", "vtOptions", "vtFree", args, (options) => {
+      const list = this.pointerList([source.pointer]);
+      try {
+        return this.gdal.call("vt", dest, 0, 1, list, options, 0) as number;
+      } finally {
+        this.m._free(list);
+      }
+    });
+  }
+
+  /** gdal_translate `args` from `source` into `dest`. */
+  translate(dest: string, source: Dataset, args: string[]): void {
+    this.utility("t", "tOptions", "tFree", args, (options) => this.gdal.call("t", dest, source.pointer, options, 0) as number);
+  }
+
+  /** gdalwarp `args` from `source` into `dest`. */
+  warp(dest: string, source: Dataset, args: string[]): void {
+    this.utility("warp", "wOptions", "wFree", args, (options) => {
+      const list = this.pointerList([source.pointer]);
+      try {
+        return this.gdal.call("warp", dest, 0, 1, list, options, 0) as number;
+      } finally {
+        this.m._free(list);
+      }
+    });
+  }
+
+  /** gdalinfo -json (plus `args`) of a raster dataset, parsed. */
+  rasterInfo(dataset: Dataset, args: string[] = []): unknown {
+    return JSON.parse(this.report("info", "iOptions", "iFree", dataset, ["-json", ...args]));
+  }
+
+  /** ogrinfo -json (plus `args`) of a vector dataset, parsed. */
+  vectorInfo(dataset: Dataset, args: string[] = []): unknown {
+    return JSON.parse(this.report("vectorInfo", "viOptions", "viFree", dataset, ["-json", ...args]));
+  }
+
+  /** Whether `code` names a coordinate reference system in the EPSG database GDAL carries. */
+  isKnownEpsg(code: number): boolean {
+    const srs = this.gdal.call("srsNew", 0) as number;
+    try {
+      return (this.gdal.call("srsFromEpsg", srs, code) as number) === 0;
+    } finally {
+      this.gdal.call("srsFree", srs);
+      this.gdal.resetErrors();
+    }
+  }
+
+  /** What GDAL printed (warnings, errors) during this operation so far. */
+  messages(): string[] {
+    return [...this.gdal.printed()];
+  }
+
+  private utility(run: string, make: string, free: string, args: string[], call: (options: number) => number): void {
+    this.gdal.resetErrors();
+    const argv = this.strings(args);
+    let options = 0;
+    try {
+      options = this.gdal.call(make, argv, 0) as number;
+      if (!options) throw new GdalError(this.gdal.lastError(`invalid ${run} options: ${args.join(" ")}`));
+      const out = call(options);
+      if (!out) throw new GdalError(this.gdal.lastError("the conversion failed"));
+      this.gdal.call("close", out);
+      if (this.gdal.failed()) throw new GdalError(this.gdal.lastError("the conversion failed"));
+    } finally {
+      if (options) this.gdal.call(free, options);
+      this.freeStrings(argv);
+    }
+  }
+
+  private report(run: string, make: string, free: string, dataset: Dataset, args: string[]): string {
+    this.gdal.resetErrors();
+    const argv = this.strings(args);
+    let options = 0;
+    try {
+      options = this.gdal.call(make, argv, 0) as number;
+      if (!options) throw new GdalError(this.gdal.lastError(`invalid ${run} options: ${args.join(" ")}`));
+      const text = this.gdal.call(run, dataset.pointer, options) as number;
+      if (!text) throw new GdalError(this.gdal.lastError("could not describe the dataset"));
+      try {
+        return this.m.UTF8ToString(text);
+      } finally {
+        this.gdal.call("free", text);
+      }
+    } finally {
+      if (options) this.gdal.call(free, options);
+      this.freeStrings(argv);
+    }
+  }
+
+  /** A NULL-terminated char** in the WASM heap. */
+  private strings(list: string[]): number {
+    const array = this.m._malloc(4 * (list.length + 1));
+    list.forEach((text, i) => {
+      const size = this.m.lengthBytesUTF8(text) + 1;
+      const pointer = this.m._malloc(size);
+      this.m.stringToUTF8(text, pointer, size);
+      this.m.setValue(array + 4 * i, pointer, "*");
+    });
+    this.m.setValue(array + 4 * list.length, 0, "*");
+    return array;
+  }
+
+  private freeStrings(array: number): void {
+    for (let at = array; ; at += 4) {
+      const pointer = this.m.getValue(at, "*");
+      if (!pointer) break;
+      this.m._free(pointer);
+    }
+    this.m._free(array);
+  }
+
+  private pointerList(pointers: number[]): number {
+    const list = this.m._malloc(4 * pointers.length);
+    pointers.forEach((p, i) => this.m.setValue(list + 4 * i, p, "*"));
+    return list;
+  }
+}
+
+function exists(fs: EmscriptenFs, path: string): boolean {
+  try {
+    fs.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeTree(fs: EmscriptenFs, path: string): void {
+  if (!exists(fs, path)) return;
+  if (!fs.isDir(fs.stat(path).mode)) {
+    fs.unlink(path);
+    return;
+  }
+  for (const name of fs.readdir(path)) if (name !== "." && name !== "..") removeTree(fs, `${path}/${name}`);
+  fs.rmdir(path);
+}
+
+/** Emscripten's abort() throws a RuntimeError or, in some builds, a plain Error starting with "Aborted(". */
+function isEmscriptenAbort(err: unknown): boolean {
+  return err instanceof Error && /^Aborted\(|^abort\(|out of memory|memory access out of bounds/i.test(err.message);
+}

@@ -1,0 +1,84 @@
+/**
+ * The GIS family's WASM (gdal3.js: GDAL 3.8 with PROJ, GEOS, SQLite): loaded once per worker, on
+ * first use. It needs two files, both from the host's locator: the 28 MB module and the 11 MB
+ * data package that holds PROJ's database and GDAL's support files (mounted at /usr/share).
+ * With no locator (or `undefined` from it) both are fetched from beside the running script,
+ * as the library itself would; where there is no script URL (Node) that is a clear failure.
+ */
+import { ToolError } from "@vektor/shared/tools/manifest";
+import { errorMessage } from "../runtime/context";
+import { lazyOnce, locateWasm, startEmscripten, type WasmModuleRef, type WasmSource } from "../runtime/wasm-source";
+import { Gdal, type GdalModule } from "./engine";
+
+/** gdal3.js's WebAssembly binary, beside its entry module `dist/package/gdal3.js`. */
+export const GDAL_WASM: WasmModuleRef = { family: "gis", name: "gdal3", pkg: "gdal3.js", file: "gdal3WebAssembly.wasm" };
+
+/** gdal3.js's data package (PROJ database, GDAL data files), in the same folder. */
+export const GDAL_DATA: WasmModuleRef = { family: "gis", name: "gdal3-data", pkg: "gdal3.js", file: "gdal3WebAssembly.data" };
+
+type Factory = (options: object) => Promise<GdalModule>;
+
+/** The data package as the Emscripten file packager wants it: an ArrayBuffer of exactly its bytes. */
+async function dataPackage(source: WasmSource): Promise<ArrayBuffer> {
+  if ("module" in source) throw new Error(`${GDAL_DATA.file} is a data file, not a WebAssembly module: give it as bytes or a URL`);
+  if ("bytes" in source) {
+    const { bytes } = source;
+    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+    return bytes.slice().buffer as ArrayBuffer;
+  }
+  const response = await fetch(source.url);
+  if (!response.ok) throw new Error(`${source.url}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/** The library's default place for `ref`: beside the running script (a browser worker), if there is one. */
+function besideScript(ref: WasmModuleRef): WasmSource | undefined {
+  const href = (globalThis as { location?: { href?: string } }).location?.href;
+  return href ? { url: new URL(ref.file, href).href } : undefined;
+}
+
+async function locate(ref: WasmModuleRef): Promise<WasmSource> {
+  const source = (await locateWasm(ref)) ?? besideScript(ref);
+  if (!source) throw new Error(`no source for ${ref.file}: the host must provide it through setWasmLocator`);
+  return source;
+}
+
+const engine = lazyOnce(async (): Promise<Gdal> => {
+  try {
+    const [wasm, data] = await Promise.all([locate(GDAL_WASM), locate(GDAL_DATA)]);
+    const packageBytes = await dataPackage(data);
+    const { default: factory } = (await import("gdal3.js/build/package/gdal3WebAssembly.js")) as { default: Factory };
+    let gdal: Gdal | undefined;
+    const stderr: string[] = [];
+    const print = (line: string) => (gdal ? gdal.log(line) : stderr.push(line));
+    const start = (options: object) =>
+      factory({
+        ...options,
+        print: () => {},
+        printErr: print,
+        // The file packager takes the data package from here instead of fetching it itself.
+        getPreloadedPackage: () => packageBytes,
+        preRun: [
+          ({ ENV }: { ENV: Record<string, string> }) => {
+            ENV.PROJ_LIB = "/usr/share/proj";
+            ENV.GDAL_DATA = "/usr/share/gdal";
+            ENV.DXF_FEATURE_LIMIT_PER_BLOCK = "-1";
+            ENV.GDAL_NUM_THREADS = "1";
+          },
+        ],
+      });
+    const module = await startEmscripten(wasm, start);
+    gdal = new Gdal(module);
+    return gdal;
+  } catch (err) {
+    throw new ToolError("TOOL_FAILED", `Could not load the GIS engine (gdal3.js WASM and data): ${errorMessage(err)}`);
+  }
+});
+
+/** The GDAL engine, initialised once per worker (a crashed instance is replaced on the next call). */
+export async function loadGdal(): Promise<Gdal> {
+  const gdal = await engine.get();
+  if (!gdal.crashed) return gdal;
+  engine.discard();
+  return engine.get();
+}

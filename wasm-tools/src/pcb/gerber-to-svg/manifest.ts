@@ -1,0 +1,34 @@
+/** pcb.gerber-to-svg: one Gerber or Excellon drill file -> an SVG of that layer (gerber-to-svg). */
+import { Type, type Static } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { BackupUnits, CssColor } from "../common/params";
+
+export const params = Type.Object(
+  {
+    color: Type.Optional({ ...CssColor, description: "Colour of the layer's image (default: currentColor, i.e. black on most viewers)" }),
+    plotAsOutline: Type.Boolean({
+      default: false,
+      description: "Plot the file as a board outline: join the strokes into closed paths, closing gaps up to outlineGapFill",
+    }),
+    outlineGapFill: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.00011, description: "With plotAsOutline: largest gap in mm to close" }),
+    optimizePaths: Type.Boolean({ default: false, description: "Reorder strokes into connected paths (smaller SVG, slower)" }),
+    filetype: Type.Union([Type.Literal("auto"), Type.Literal("gerber"), Type.Literal("drill")], {
+      default: "auto",
+      description: "Read the file as Gerber or Excellon drill; auto decides from its content",
+    }),
+    backupUnits: BackupUnits,
+  },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "pcb.gerber-to-svg",
+  family: "pcb",
+  title: "Gerber to SVG",
+  description: "Renders one PCB fabrication file (a Gerber RS-274X layer or an Excellon drill file) as an SVG drawing at its real size, in the file's units.",
+  io: { accepts: ["gerber", "excellon"], produces: ["svg"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 64 * 1024 * 1024, timeoutMs: 120_000 },
+} satisfies ToolManifest;
