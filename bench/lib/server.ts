@@ -8,7 +8,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
-export const ADMIN_EMAIL = "bench-admin@example.test";
+/** Unique per server, so a reused DATABASE_URL (a local Postgres) never refuses the sign-up. */
+const ADMIN_EMAIL = `bench-admin-${crypto.randomUUID().slice(0, 8)}@example.test`;
 const PASSWORD = "bench password 123";
 
 export async function freePort(): Promise<number> {
@@ -68,9 +69,9 @@ export class RssMeter {
     return peak;
   }
 
-  /** The whole life's peak; only meaningful before the first mark() when resets work. */
-  lifetimePeak(): number {
-    return Math.max(this.read("VmHWM"), this.polled);
+  /** Resident bytes right now. */
+  current(): number {
+    return this.read("VmRSS");
   }
 
   stop(): void {
@@ -87,11 +88,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts the server on a free loopback port with its own DATA_DIR and waits for /api/health. */
+/**
+ * Starts the server on a free loopback port with its own DATA_DIR and waits for /api/health.
+ * BENCH_SERVER_ENTRY swaps server/src/main.ts for another entry (e.g. one that patches a class
+ * before importing main.ts), to A/B a server change without touching the server.
+ */
 export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn([process.execPath, "server/src/main.ts"], {
+  const proc = Bun.spawn([process.execPath, process.env.BENCH_SERVER_ENTRY ?? "server/src/main.ts"], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...extraEnv },
     stdout: "pipe",

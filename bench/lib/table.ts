@@ -22,12 +22,14 @@ export function mbps(bytes: number, ms: number): number {
 
 export const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
-/** Prints rows as an aligned Markdown table (readable in a terminal, pastable into an issue). */
+/** Prints rows as an aligned Markdown table (readable in a terminal, pastable into an issue); numeric columns right-aligned. */
 export function printTable(headers: string[], rows: (string | number)[][]): void {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const body = rows.map((r) => r.map(String));
+  const cells = [headers, ...body];
   const width = headers.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? "").length)));
-  const line = (r: string[]) => `| ${r.map((v, c) => (c === 0 ? v.padEnd(width[c]) : v.padStart(width[c]))).join(" | ")} |`;
+  const numeric = headers.map((_, c) => body.every((r) => /^(-?[\d.]+%?|-)$/.test(r[c] ?? "")));
+  const line = (r: string[]) => `| ${r.map((v, c) => (numeric[c] ? v.padStart(width[c]) : v.padEnd(width[c]))).join(" | ")} |`;
   console.log(line(headers));
-  console.log(`|${width.map((w, c) => (c === 0 ? ":" : "-") + "-".repeat(w) + (c === 0 ? "-" : ":")).join("|")}|`);
-  for (const r of cells.slice(1)) console.log(line(r));
+  console.log(`|${width.map((w, c) => (numeric[c] ? "-".repeat(w + 1) + ":" : ":" + "-".repeat(w + 1))).join("|")}|`);
+  for (const r of body) console.log(line(r));
 }

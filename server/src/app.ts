@@ -11,6 +11,9 @@ import { FileService } from "./modules/files/service";
 import { systemModule } from "./modules/system";
 import { tokensModule } from "./modules/tokens";
 import { toolsModule } from "./modules/tools";
+import { batchModule } from "./modules/batch";
+import { BatchEventHub } from "./modules/batch/events";
+import { BatchZips } from "./modules/batch/zip";
 import type { Services } from "./services";
 
 export function createApp(s: Services) {
@@ -26,6 +29,7 @@ export function createApp(s: Services) {
     .use(tokensModule(s))
     .use(toolsModule(s, s.jobs))
     .use(filesModule(s, files))
+    .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
     .use(adminModule(s, files));
 }
 

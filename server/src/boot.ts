@@ -17,6 +17,8 @@ import { ConfigService } from "./modules/config/service";
 import { FileService } from "./modules/files/service";
 import { TokenService } from "./modules/tokens/service";
 import { JobService } from "./modules/jobs/service";
+import { BatchService } from "./modules/batch/service";
+import { BatchEventHub } from "./modules/batch/events";
 import { WorkerPool } from "./jobs/pool";
 import { JobRunner } from "./jobs/runner";
 import type { Services } from "./services";
@@ -38,6 +40,7 @@ export async function buildServices(env: Env): Promise<Services> {
   const secret = authSecret(env);
   const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails });
   const tokens = new TokenService(database.db);
+  const batches = new BatchService(database.db, config);
   return {
     env,
     log,
@@ -50,6 +53,8 @@ export async function buildServices(env: Env): Promise<Services> {
     limiter: new RateLimiter(),
     signer: new UrlSigner(`${secret}:urls`),
     jobs: new JobService(database.db, config),
+    batches,
+    batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     startedAt: new Date(),
   };
 }
@@ -69,8 +74,10 @@ const RETENTION_EVERY_MS = 10 * 60_000;
 function startWorker(s: Services) {
   if (s.env.toolWorkers === 0) return null;
   const pool = new WorkerPool(s.env.toolWorkers, s.log);
-  const runner = new JobRunner(s.database.db, s.store, pool, s.log, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, maxAttempts: 3, pollMs: s.env.jobPollMs });
+  const limits = async () => ({ perUser: await s.config.get("processing.max_concurrent_per_user"), global: await s.config.get("processing.max_concurrent") });
+  const runner = new JobRunner(s.database.db, s.store, pool, s.log, { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, maxAttempts: 3, pollMs: s.env.jobPollMs }, limits);
   s.jobs.onQueued = () => runner.poke();
+  s.batches.onQueued = () => runner.poke();
   runner.start();
   return {
     runner,
@@ -96,6 +103,7 @@ export async function startServer(env: Env): Promise<Running> {
     runner: worker?.runner ?? null,
     async stop() {
       if (retention) clearInterval(retention);
+      services.batchEvents.close();
       await app.stop(false);
       await worker?.stop();
       await services.database.close();

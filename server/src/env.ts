@@ -34,6 +34,9 @@ export interface Env {
   toolTimeoutMs: number;
   toolMaxInputBytes: number;
   jobPollMs: number;
+  jobLeaseMs: number;
+  /** Comment heartbeat on event streams. */
+  sseHeartbeatMs: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -86,6 +89,8 @@ export function readEnv(src: Source = process.env): Env {
     toolTimeoutMs: intVar(src, "TOOL_TIMEOUT_MS", 300_000),
     toolMaxInputBytes: intVar(src, "TOOL_MAX_INPUT_MB", 1024) * 1024 * 1024,
     jobPollMs: intVar(src, "JOB_POLL_MS", 500),
+    jobLeaseMs: intVar(src, "JOB_LEASE_MS", 30_000),
+    sseHeartbeatMs: intVar(src, "SSE_HEARTBEAT_MS", 15_000),
   };
 }
 

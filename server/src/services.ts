@@ -10,6 +10,8 @@ import type { TokenService } from "./modules/tokens/service";
 import type { ObjectStore } from "./storage/types";
 import type { UrlSigner } from "./lib/signer";
 import type { JobService } from "./modules/jobs/service";
+import type { BatchService } from "./modules/batch/service";
+import type { BatchEventHub } from "./modules/batch/events";
 
 export interface Services {
   env: Env;
@@ -23,5 +25,7 @@ export interface Services {
   limiter: RateLimiter;
   signer: UrlSigner;
   jobs: JobService;
+  batches: BatchService;
+  batchEvents: BatchEventHub;
   startedAt: Date;
 }

@@ -45,6 +45,8 @@ describe("admin configuration", () => {
       "net.allow_hosts": [],
       "processing.cloud_enabled": true,
       "processing.browser_max_mb": 512,
+      "processing.max_concurrent_per_user": 4,
+      "processing.max_concurrent": 0,
       "retention.upload_hours": 24,
       "retention.output_hours": 72,
       "ratelimit.per_minute": 600,

@@ -187,13 +187,61 @@ export const job = pgTable(
     errorMessage: text("error_message"),
     attempts: integer("attempts").notNull().default(0),
     leaseUntil: ts("lease_until"),
-    /** Who asked: api (POST /api/tools or /api/files), upload (createJob), and later batch/workflow. */
+    /** Who asked: api (POST /api/tools or /api/files), upload (createJob), batch, and later workflow. */
     origin: text("origin").notNull().default("api"),
+    /** Set for batch items: the batch and the item's place in it. */
+    batchId: text("batch_id"),
+    position: integer("position"),
     createdAt: createdAt(),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("job_queue_idx").on(t.status, t.createdAt), index("job_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [index("job_queue_idx").on(t.status, t.createdAt), index("job_user_created_idx").on(t.userId, t.createdAt), index("job_batch_idx").on(t.batchId, t.position)],
+);
+
+/** A batch: one tool over many files, charged once at creation; its items are job rows. */
+export const batch = pgTable(
+  "batch",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    engine: text("engine").notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    credits: integer("credits").notNull(),
+    /** The per-file part of the charge, kept for refunds whatever the configuration says later. */
+    perFileCredits: integer("per_file_credits").notNull(),
+    refunded: integer("refunded").notNull().default(0),
+    total: integer("total").notNull(),
+    cancelledAt: ts("cancelled_at"),
+    /** The cached ZIP of the outputs: null, "building", or "ready" with its key, size and sha256. */
+    zipState: text("zip_state"),
+    zipKey: text("zip_key"),
+    zipSize: bigint("zip_size", { mode: "number" }),
+    zipSha256: text("zip_sha256"),
+    zipStartedAt: ts("zip_started_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("batch_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+export const batchPreset = pgTable(
+  "batch_preset",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    type: text("type").notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    engine: text("engine").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("batch_preset_user_idx").on(t.userId, t.createdAt)],
 );
 
 /** First answers of requests sent with an Idempotency-Key, kept 24 hours. */
@@ -213,5 +261,5 @@ export const idempotencyKey = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] })],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey };
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset };
 export type Schema = typeof schema;

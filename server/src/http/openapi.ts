@@ -51,6 +51,10 @@ export function openapiPlugin() {
             { name: "Account" },
             { name: "Tokens" },
             { name: "Files" },
+            { name: "Tools" },
+            { name: "Jobs" },
+            { name: "Batch" },
+            { name: "Workflows" },
             { name: "Admin" },
           ],
           components: {

@@ -19,6 +19,8 @@ import type { WorkerPool } from "./pool";
 
 export interface RunnerOptions {
   timeoutMs: number;
+  /** A claim lasts this long unless renewed; the runner renews it every third of it while the job runs. */
+  leaseMs: number;
   maxInputBytes: number;
   /** Give up on a job claimed this many times (a job that kills its worker every time). */
   maxAttempts: number;
@@ -31,6 +33,9 @@ export class JobRunner {
   private stopped = false;
   private wake: (() => void) | null = null;
   private lanes: Promise<void>[] = [];
+  /** Jobs this process is running, with the attempt it claimed (its lease to renew). */
+  private readonly held = new Set<string>();
+  private renewer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -38,10 +43,23 @@ export class JobRunner {
     private readonly pool: WorkerPool,
     private readonly log: Logger,
     private readonly opts: RunnerOptions,
+    /** Per-user and global concurrency limits, read from configuration at each claim. */
+    private readonly limits: () => Promise<{ perUser: number; global: number }>,
   ) {}
 
   start(): void {
     for (let i = 0; i < this.pool.size; i++) this.lanes.push(this.lane());
+    this.renewer = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.opts.leaseMs / 3)));
+  }
+
+  /** Extend the leases of the jobs this process runs, so only a dead process loses its jobs. */
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    await this.db
+      .update(job)
+      .set({ leaseUntil: new Date(Date.now() + this.opts.leaseMs) })
+      .where(and(inArray(job.id, [...this.held]), eq(job.status, "running")))
+      .catch((err) => this.log.warn({ err }, "lease renewal failed"));
   }
 
   /** Something was queued: an idle lane looks at once instead of at its next poll. */
@@ -51,6 +69,7 @@ export class JobRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.renewer) clearInterval(this.renewer);
     this.poke();
     await Promise.all(this.lanes);
   }
@@ -61,8 +80,19 @@ export class JobRunner {
         this.log.error({ err }, "job claim failed");
         return null;
       });
-      if (claimed) await this.process(claimed);
-      else await this.idle();
+      if (!claimed) {
+        await this.idle();
+        continue;
+      }
+      this.held.add(claimed.id);
+      try {
+        await this.process(claimed);
+      } catch (err) {
+        this.log.error({ err, jobId: claimed.id }, "job processing failed");
+        await this.fail(claimed, { code: "TOOL_FAILED", message: "The server could not finish this job" }).catch(() => {});
+      } finally {
+        this.held.delete(claimed.id);
+      }
     }
   }
 
@@ -85,18 +115,21 @@ export class JobRunner {
 
   /** One queued job (or one whose lease expired), now running under a fresh lease. */
   async claim(): Promise<JobRow | null> {
-    const leaseSeconds = Math.ceil(this.opts.timeoutMs / 1000) + 60;
+    const leaseSeconds = this.opts.leaseMs / 1000;
+    const { perUser, global } = await this.limits();
     const rows = await this.db.execute<Record<string, unknown>>(sql`
-      update ${job} set status = 'running', attempts = ${job.attempts} + 1,
+      update job set status = 'running', attempts = job.attempts + 1,
         lease_until = now() + make_interval(secs => ${leaseSeconds}),
-        started_at = coalesce(${job.startedAt}, now())
-      where ${job.id} = (
-        select id from ${job}
-        where status = 'queued' or (status = 'running' and lease_until < now())
-        order by created_at
+        started_at = coalesce(job.started_at, now())
+      where job.id = (
+        select c.id from job c
+        where (c.status = 'queued' or (c.status = 'running' and c.lease_until < now()))
+          and (select count(*) from job r where r.user_id = c.user_id and r.status = 'running' and r.lease_until >= now()) < ${perUser}
+          and (${global} = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < ${global})
+        order by c.created_at
         for update skip locked
         limit 1)
-      returning id`);
+      returning job.id`);
     const list = (Array.isArray(rows) ? rows : (rows as { rows: Record<string, unknown>[] }).rows) as { id: string }[];
     if (!list.length) return null;
     const [row] = await this.db.select().from(job).where(eq(job.id, list[0].id));

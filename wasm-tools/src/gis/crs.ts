@@ -19,10 +19,21 @@ export interface InfoCrs {
   projjson?: { name?: string; id?: { authority?: string; code?: number | string } };
 }
 
-/** Throws PARAMS_INVALID unless `code` is in the EPSG database GDAL carries. */
+/**
+ * Throws PARAMS_INVALID unless `code` is a horizontal CRS (geographic, projected, or compound
+ * with one) in the EPSG database GDAL carries: a vertical, geocentric or engineering CRS has no
+ * meaning as a map's x/y.
+ */
 export function assertKnownEpsg(op: Operation, code: number, param: string): void {
-  if (!op.isKnownEpsg(code)) {
+  const wkt = op.epsgWkt(code);
+  if (wkt === null) {
     throw new ToolError("PARAMS_INVALID", `${param}: EPSG:${code} is not a coordinate reference system in the EPSG database (check the code, e.g. 4326 for WGS 84, 3857 for Web Mercator)`);
+  }
+  const kind = /^([A-Z_]+)\[/.exec(wkt)?.[1] ?? "";
+  if (!["GEOGCS", "PROJCS", "COMPD_CS"].includes(kind)) {
+    const what = { VERT_CS: "a vertical (height) CRS", GEOCCS: "a geocentric (x/y/z) CRS", LOCAL_CS: "a local engineering CRS" }[kind] ?? "not a horizontal CRS";
+    const name = /^[A-Z_]+\["([^"]*)"/.exec(wkt)?.[1];
+    throw new ToolError("PARAMS_INVALID", `${param}: EPSG:${code}${name ? ` (${name})` : ""} is ${what}; give a geographic or projected CRS`);
   }
 }
 

@@ -123,6 +123,7 @@ export class Gdal {
       srsNew: w("OSRNewSpatialReference", "number", ["number"]),
       srsFromEpsg: w("OSRImportFromEPSG", "number", ["number", "number"]),
       srsFree: w("OSRDestroySpatialReference", null, ["number"]),
+      srsToWkt: w("OSRExportToWkt", "number", ["number", "number"]),
       free: w("free", null, ["number"]),
     };
     for (const [key, value] of Object.entries(GLOBAL_CONFIG)) this.fn.setConfig(key, value);
@@ -332,12 +333,23 @@ export class Operation {
     return JSON.parse(this.report("vectorInfo", "viOptions", "viFree", dataset, ["-json", ...args]));
   }
 
-  /** Whether `code` names a coordinate reference system in the EPSG database GDAL carries. */
-  isKnownEpsg(code: number): boolean {
+  /** The WKT (GDAL's default, WKT1 style) of EPSG:`code`, or null when the EPSG database has no such CRS. */
+  epsgWkt(code: number): string | null {
     const srs = this.gdal.call("srsNew", 0) as number;
+    const out = this.m._malloc(4);
+    this.m.setValue(out, 0, "*");
     try {
-      return (this.gdal.call("srsFromEpsg", srs, code) as number) === 0;
+      if ((this.gdal.call("srsFromEpsg", srs, code) as number) !== 0) return null;
+      if ((this.gdal.call("srsToWkt", srs, out) as number) !== 0) return null;
+      const text = this.m.getValue(out, "*");
+      if (!text) return null;
+      try {
+        return this.m.UTF8ToString(text);
+      } finally {
+        this.gdal.call("free", text);
+      }
     } finally {
+      this.m._free(out);
       this.gdal.call("srsFree", srs);
       this.gdal.resetErrors();
     }

@@ -5,10 +5,10 @@
  * With no locator (or `undefined` from it) both are fetched from beside the running script,
  * as the library itself would; where there is no script URL (Node) that is a clear failure.
  */
-import { ToolError } from "@vektor/shared/tools/manifest";
-import { errorMessage } from "../runtime/context";
+import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
+import { checkpoint, errorMessage } from "../runtime/context";
 import { lazyOnce, locateWasm, startEmscripten, type WasmModuleRef, type WasmSource } from "../runtime/wasm-source";
-import { Gdal, type GdalModule } from "./engine";
+import { Gdal, GdalCrash, GdalError, type GdalModule, type Operation } from "./engine";
 
 /** gdal3.js's WebAssembly binary, beside its entry module `dist/package/gdal3.js`. */
 export const GDAL_WASM: WasmModuleRef = { family: "gis", name: "gdal3", pkg: "gdal3.js", file: "gdal3WebAssembly.wasm" };
@@ -81,4 +81,22 @@ export async function loadGdal(): Promise<Gdal> {
   if (!gdal.crashed) return gdal;
   engine.discard();
   return engine.get();
+}
+
+/**
+ * Runs `work` as one engine operation (its own folder, its datasets closed afterwards). A crash
+ * of the WASM instance becomes TOOL_FAILED and the next run loads a fresh one; a GDAL failure
+ * the tool did not map itself becomes TOOL_FAILED with GDAL's message.
+ */
+export async function withGdal<T>(ctx: RunContext, work: (op: Operation) => T): Promise<T> {
+  checkpoint(ctx);
+  const gdal = await loadGdal();
+  checkpoint(ctx);
+  try {
+    return await gdal.operation(work);
+  } catch (err) {
+    if (err instanceof GdalCrash) throw new ToolError("TOOL_FAILED", `${err.message}; the next run starts a fresh engine`);
+    if (err instanceof GdalError) throw new ToolError("TOOL_FAILED", `GDAL failed: ${err.message}`);
+    throw err;
+  }
 }

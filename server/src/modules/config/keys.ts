@@ -48,6 +48,8 @@ export const CONFIG_KEYS = {
   "net.allow_hosts": { group: "platform_configs", schema: Type.Array(Type.String({ minLength: 1, maxLength: 260 }), { maxItems: 100 }), default: [], exposure: null, description: "Hosts exempt from the private-address guard" },
   "processing.cloud_enabled": { group: "platform_configs", schema: bool(), default: true, exposure: "flags", description: "Server-side processing is offered" },
   "processing.browser_max_mb": { group: "platform_configs", schema: int(1, 1_000_000), default: 512, exposure: "thresholds", description: "Largest file processed in the browser" },
+  "processing.max_concurrent_per_user": { group: "platform_configs", schema: int(1, 1000), default: 4, exposure: "thresholds", description: "Jobs of one user running at once, across all server processes" },
+  "processing.max_concurrent": { group: "platform_configs", schema: int(0, 100_000), default: 0, exposure: "thresholds", description: "Jobs running at once across all server processes (0: as many as there are workers)" },
   "retention.upload_hours": { group: "platform_configs", schema: int(1, 24 * 365), default: 24, exposure: "public", description: "Hours uploads are kept" },
   "retention.output_hours": { group: "platform_configs", schema: int(1, 24 * 365), default: 72, exposure: "public", description: "Hours outputs are kept" },
   "ratelimit.per_minute": { group: "platform_configs", schema: int(1, 1_000_000), default: 600, exposure: "thresholds", description: "Requests per minute per caller" },

@@ -21,3 +21,9 @@ export function hexColor(color: Rgba): string {
 export function rgba(rgb: readonly number[], a = 1): Rgba {
   return { r: rgb[0], g: rgb[1], b: rgb[2], a };
 }
+
+/** A display (sRGB) channel in 0..1 as linear light, for glTF's baseColorFactor. */
+export function srgbToLinear(srgb: number): number {
+  const c = Math.min(1, Math.max(0, Number.isFinite(srgb) ? srgb : 0));
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}

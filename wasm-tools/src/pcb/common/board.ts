@@ -66,11 +66,16 @@ export interface BoardOptions {
   /** Gap in mm closed when plotting the outline layer (pcb-stackup's `outlineGapFill`). */
   outlineGapFill: number;
   backupUnits?: "in" | "mm";
+  /** Plot files whose names are not recognised too, as type `unknown` (for reports; a stackup cannot place them). */
+  keepUnrecognised?: boolean;
 }
+
+const UNRECOGNISED = "file name not recognised as a Gerber or drill layer";
 
 /**
  * Identifies and plots each file. Files whose names whats-that-gerber does not know, and files
  * that turn out not to be Gerber/Excellon, are skipped with a reason; none left is INPUT_INVALID.
+ * Content beats the name where they disagree about drill files: Excellon content is a drill layer.
  */
 export function loadBoard(archiveName: string, files: BoardFile[], options: BoardOptions, ctx: RunContext): Board {
   const kinds = whatsThatGerber(files.map((f) => baseName(f.path)));
@@ -79,23 +84,31 @@ export function loadBoard(archiveName: string, files: BoardFile[], options: Boar
   files.forEach((file, index) => {
     checkpoint(ctx);
     ctx.onProgress((0.8 * index) / files.length, `plotting ${file.path}`);
-    const { type, side } = kinds[baseName(file.path)] ?? { type: null, side: null };
-    if (!type || !side) {
-      skipped.push({ path: file.path, reason: "file name not recognised as a Gerber or drill layer" });
+    const kind = kinds[baseName(file.path)];
+    let type: string = kind?.type ?? "unknown";
+    let side: string = kind?.side ?? "unknown";
+    if (type === "unknown" && !options.keepUnrecognised) {
+      skipped.push({ path: file.path, reason: UNRECOGNISED });
       return;
     }
     try {
       const text = decodeGerberText(file.path, file.bytes);
-      const plot = plotLayer(file.path, text, {
-        id: svgId(file.path),
-        filetype: type === "drill" ? "drill" : undefined,
-        backupUnits: options.backupUnits,
-        plotAsOutline: type === "outline" ? options.outlineGapFill : undefined,
-      });
-      layers.push({ path: file.path, type, side, plot });
+      const plot = (asOutline: boolean) =>
+        plotLayer(file.path, text, {
+          id: svgId(file.path),
+          backupUnits: options.backupUnits,
+          plotAsOutline: asOutline ? options.outlineGapFill : undefined,
+        });
+      let plotted = plot(type === "outline");
+      if (plotted.filetype === "drill" && type !== "drill") {
+        if (type === "outline") plotted = plot(false);
+        type = "drill";
+        side = "all";
+      }
+      layers.push({ path: file.path, type, side, plot: plotted });
     } catch (err) {
       if (err instanceof ToolError && err.code !== "INPUT_INVALID") throw err;
-      skipped.push({ path: file.path, reason: errorMessage(err) });
+      skipped.push({ path: file.path, reason: type === "unknown" ? `${UNRECOGNISED}, and ${errorMessage(err)}` : errorMessage(err) });
     }
   });
   if (!layers.length) {

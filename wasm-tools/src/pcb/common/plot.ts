@@ -48,7 +48,6 @@ export interface ConverterResult {
 export interface PlotOptions {
   /** Prefix of the SVG's internal ids; fixed ids keep output deterministic. */
   id: string;
-  filetype?: "gerber" | "drill";
   backupUnits?: "in" | "mm";
   optimizePaths?: boolean;
   /** `true`, or the gap in mm to close, plots the layer as a board outline. */
@@ -117,7 +116,7 @@ export function plotLayer(name: string, text: string, options: PlotOptions): Plo
     if (warnings.length < MAX_WARNINGS) warnings.push({ message: w.message, line: w.line });
   };
 
-  const parser = gerberParser({ filetype: options.filetype ?? null }) as unknown as Stage & {
+  const parser = gerberParser({}) as unknown as Stage & {
     parseSync(file: string): ParsedObject[];
     format: { filetype: "gerber" | "drill" | null };
   };
@@ -126,7 +125,8 @@ export function plotLayer(name: string, text: string, options: PlotOptions): Plo
   try {
     parsed = parser.parseSync(text);
   } catch (err) {
-    throw notGerber(name, errorMessage(err));
+    // gerber-parser tells the type from the first `*` (Gerber) or line end (drill); text with neither throws
+    throw notGerber(name, /filetype/.test(errorMessage(err)) ? "it has no Gerber blocks (`*`) and no lines" : errorMessage(err));
   }
   const filetype = parser.format.filetype;
   if (!filetype || !looksLikeAPlot(parsed)) {

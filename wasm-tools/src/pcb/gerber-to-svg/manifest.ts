@@ -12,10 +12,6 @@ export const params = Type.Object(
     }),
     outlineGapFill: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.00011, description: "With plotAsOutline: largest gap in mm to close" }),
     optimizePaths: Type.Boolean({ default: false, description: "Reorder strokes into connected paths (smaller SVG, slower)" }),
-    filetype: Type.Union([Type.Literal("auto"), Type.Literal("gerber"), Type.Literal("drill")], {
-      default: "auto",
-      description: "Read the file as Gerber or Excellon drill; auto decides from its content",
-    }),
     backupUnits: BackupUnits,
   },
   { additionalProperties: false },

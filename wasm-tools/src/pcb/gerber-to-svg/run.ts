@@ -10,7 +10,6 @@ export const run: ToolRun<Params> = async ([input], params, ctx) => {
   ctx.onProgress(0.1, "plotting");
   const { svg } = plotLayer(input.name, text, {
     id: svgId(input.name),
-    filetype: params.filetype === "auto" ? undefined : params.filetype,
     backupUnits: params.backupUnits,
     optimizePaths: params.optimizePaths,
     plotAsOutline: params.plotAsOutline ? params.outlineGapFill : false,

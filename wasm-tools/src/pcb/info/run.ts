@@ -1,4 +1,7 @@
-/** pcb.info: identification by file name, sizes from the plotted layers, holes from the drill files. */
+/**
+ * pcb.info: identification by file name (files with unknown names are still read, as type
+ * `unknown`), sizes from the plotted layers, holes from the drill files.
+ */
 import type { ToolRun } from "@vektor/shared/tools/manifest";
 import { checkpoint, jsonBytes, output, stem } from "../../runtime/context";
 import { isZip, loadBoard, unzipBoard, type BoardFile } from "../common/board";
@@ -8,7 +11,7 @@ import type { Params } from "./manifest";
 export const run: ToolRun<Params> = async ([input], params, ctx) => {
   const single = !isZip(input.bytes);
   const files: BoardFile[] = single ? [{ path: input.name, bytes: input.bytes }] : unzipBoard(input);
-  const board = loadBoard(input.name, files, { outlineGapFill: 0.00011, backupUnits: params.backupUnits }, ctx);
+  const board = loadBoard(input.name, files, { outlineGapFill: 0.00011, backupUnits: params.backupUnits, keepUnrecognised: true }, ctx);
   checkpoint(ctx);
 
   const outlines = board.layers.filter((l) => l.type === "outline");

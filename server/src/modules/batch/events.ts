@@ -1,0 +1,94 @@
+/**
+ * Batch progress for the SSE streams. One polling loop serves every listener of every batch in
+ * this process: each tick reads the counters of all watched batches in one query and tells the
+ * listeners whose batch changed. Reading from the database means an item finished by another
+ * process shows up too.
+ */
+import type { Logger } from "../../log";
+import type { BatchService } from "./service";
+import { batchStatus, type BatchStatus } from "./status";
+
+export interface Progress {
+  total: number;
+  done: number;
+  failed: number;
+  status: BatchStatus;
+}
+
+type Listener = (p: Progress) => void;
+
+export class BatchEventHub {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly last = new Map<string, string>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private ticking = false;
+  /** Polls made, for tests: many listeners must not multiply them. */
+  ticks = 0;
+
+  constructor(
+    private readonly batches: BatchService,
+    private readonly pollMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  /** The batch's current progress (the stream's first event). */
+  async current(batchId: string): Promise<Progress> {
+    const row = await this.batches.counts([batchId]);
+    const [b] = await this.batchRows([batchId]);
+    return progressOf(row.get(batchId), b?.total ?? 0, b?.cancelledAt ?? null);
+  }
+
+  subscribe(batchId: string, listener: Listener): () => void {
+    let set = this.listeners.get(batchId);
+    if (!set) this.listeners.set(batchId, (set = new Set()));
+    set.add(listener);
+    this.timer ??= setInterval(() => void this.tick(), this.pollMs);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) {
+        this.listeners.delete(batchId);
+        this.last.delete(batchId);
+      }
+      if (this.listeners.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    };
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking || this.listeners.size === 0) return;
+    this.ticking = true;
+    this.ticks++;
+    try {
+      const ids = [...this.listeners.keys()];
+      const [counts, rows] = await Promise.all([this.batches.counts(ids), this.batchRows(ids)]);
+      for (const b of rows) {
+        const p = progressOf(counts.get(b.id), b.total, b.cancelledAt);
+        const json = JSON.stringify(p);
+        if (this.last.get(b.id) === json) continue;
+        this.last.set(b.id, json);
+        for (const l of this.listeners.get(b.id) ?? []) l(p);
+      }
+    } catch (err) {
+      this.log.warn({ err }, "batch progress poll failed");
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private batchRows(ids: string[]) {
+    return this.batches.rows(ids);
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+}
+
+function progressOf(c: { done: number; failed: number; cancelled: number; running: number; queued: number; total: number } | undefined, total: number, cancelledAt: Date | null): Progress {
+  const counts = c ?? { total, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 };
+  return { total, done: counts.done, failed: counts.failed, status: batchStatus({ ...counts, total }, cancelledAt) };
+}

@@ -1,0 +1,156 @@
+/** Batch routes (spec "Batch"): settings, estimate, create, list, detail, cancel, retry, events, zip, presets. */
+import { Batch, BatchItem, BatchSettings, CreateBatchBody, Estimate, EstimateBody, Preset, PresetBody } from "@vektor/shared/schemas/batch";
+import { ListQuery } from "@vektor/shared/schemas/file";
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import { parseLimit } from "../../http/query";
+import type { Services } from "../../services";
+import { parseRange } from "../files/range";
+import type { BatchEventHub, Progress } from "./events";
+import type { BatchService } from "./service";
+import { TERMINAL_BATCH } from "./status";
+import type { BatchZips } from "./zip";
+
+const IdParam = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
+export interface BatchDeps {
+  batches: BatchService;
+  hub: BatchEventHub;
+  zips: BatchZips;
+  heartbeatMs: number;
+}
+
+/** The SSE answer: the first event at once, one per change, heartbeats, closed after a terminal status. */
+function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void) => () => void, heartbeatMs: number, abort: AbortSignal): Response {
+  const enc = new TextEncoder();
+  let stop = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(ctl) {
+      let last = "";
+      let closed = false;
+      const send = (p: Progress) => {
+        const json = JSON.stringify(p);
+        if (closed || json === last) return;
+        last = json;
+        ctl.enqueue(enc.encode(`event: progress\ndata: ${json}\n\n`));
+        if (TERMINAL_BATCH.has(p.status)) stop();
+      };
+      const beat = setInterval(() => !closed && ctl.enqueue(enc.encode(": heartbeat\n\n")), heartbeatMs);
+      const unsubscribe = subscribe(send);
+      stop = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(beat);
+        unsubscribe();
+        try {
+          ctl.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      abort.addEventListener("abort", () => stop(), { once: true });
+      send(first);
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } });
+}
+
+export function batchModule(s: Services, d: BatchDeps) {
+  const { doc, docJson } = routeDocs(s.callers);
+  const user = (request: Request) => s.callers.require(request, "api");
+  const tags = ["Batch"];
+  return new Elysia({ prefix: "/api/batch" })
+    .use(jsonBody)
+    .get("/settings", async () => ok(await d.batches.settings()), doc({ summary: "Batch limits, costs and engines", tags, auth: "public", data: BatchSettings }))
+    .post("/estimate", async ({ request, body }) => ok(await d.batches.estimate((await user(request)).plan, body.fileCount)), {
+      ...docJson(EstimateBody, { summary: "What a batch of fileCount files would cost", description: "credits = baseCredits + perFileCredits x fileCount; maxFiles is the caller's plan limit.", tags, auth: "api", data: Estimate }),
+    })
+    .post("", async ({ request, body }) => ok(await d.batches.create(await user(request), body)), {
+      ...docJson(CreateBatchBody, {
+        summary: "Create a batch: one tool over many files",
+        description:
+          "Every file must be the caller's and UPLOADED. Count and total size are bounded by batch.max_files_<plan> / batch.max_size_mb_<plan> (422 LIMIT_EXCEEDED). The charge base + per_file x N is taken atomically with the creation (402 INSUFFICIENT_CREDITS and nothing created when short). batch.enabled off: 403 FEATURE_DISABLED. engine: server (default).",
+        tags,
+        auth: "api",
+        errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"],
+        data: Type.Object({ batchId: Type.String(), credits: Type.Integer() }),
+      }),
+    })
+    .get("", async ({ request, query }) => ok(await d.batches.list((await user(request)).id, parseLimit(query.limit, 50, 200), query.cursor)), {
+      query: ListQuery,
+      ...doc({ summary: "The caller's batches, newest first", tags, auth: "api", data: Type.Object({ items: Type.Array(Batch), nextCursor: Type.Union([Type.String(), Type.Null()]) }) }),
+    })
+    .get("/presets", async ({ request }) => ok(await d.batches.presets((await user(request)).id)), doc({ summary: "The caller's batch presets", tags, auth: "api", data: Type.Array(Preset) }))
+    .post("/presets", async ({ request, body }) => ok(await d.batches.createPreset((await user(request)).id, body)), {
+      ...docJson(PresetBody, { summary: "Save a named { type, params, engine } preset", tags, auth: "api", data: Preset }),
+    })
+    .get("/:id", async ({ request, params }) => ok(await d.batches.detail((await user(request)).id, params.id)), {
+      params: IdParam,
+      ...doc({ summary: "A batch and its items", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Object({ batch: Batch, files: Type.Array(BatchItem) }) }),
+    })
+    .post("/:id/cancel", async ({ request, params }) => ok(await d.batches.cancel((await user(request)).id, params.id)), {
+      params: IdParam,
+      ...doc({
+        summary: "Cancel a batch",
+        description: "Queued items stop and their per-file credits are refunded; running items finish. A batch that already ended: 409 INVALID_STATE.",
+        tags,
+        auth: "api",
+        errors: ["NOT_FOUND", "INVALID_STATE"],
+        data: Type.Object({ batchId: Type.String(), cancelledItems: Type.Integer(), refundedCredits: Type.Integer(), status: Type.Literal("cancelled") }),
+      }),
+    })
+    .post("/:id/retry", async ({ request, params }) => ok(await d.batches.retry((await user(request)).id, params.id)), {
+      params: IdParam,
+      ...doc({ summary: "Re-run the failed items only (no charge)", tags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Type.Object({ batchId: Type.String(), retriedItems: Type.Integer(), credits: Type.Integer() }) }),
+    })
+    .get(
+      "/:id/events",
+      async ({ request, params }) => {
+        const caller = await user(request);
+        await d.batches.owned(caller.id, params.id);
+        const first = await d.hub.current(params.id);
+        return eventStream(first, (fn) => d.hub.subscribe(params.id, fn), d.heartbeatMs, request.signal);
+      },
+      {
+        params: IdParam,
+        ...doc({
+          summary: "Progress as server-sent events",
+          description: "text/event-stream; `event: progress` with `data: {\"total\",\"done\",\"failed\",\"status\"}`: the first at once, then one per change, a comment heartbeat every 15 s; the stream closes after the event with a terminal status (completed, failed, cancelled).",
+          tags,
+          auth: "api",
+          errors: ["NOT_FOUND"],
+          raw: { description: "Server-sent events", contentType: "text/event-stream" },
+        }),
+      },
+    )
+    .get(
+      "/:id/zip",
+      async ({ request, params }) => {
+        const zip = await d.zips.get((await user(request)).id, params.id);
+        const etag = `"${zip.sha256}"`;
+        const headers: Record<string, string> = { etag, "content-type": "application/zip", "content-disposition": `attachment; filename="${zip.filename}"`, "accept-ranges": "bytes" };
+        if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+        const range = parseRange(request.headers.get("range"), zip.size);
+        headers["content-length"] = String(range ? range.end - range.start + 1 : zip.size);
+        if (range) headers["content-range"] = `bytes ${range.start}-${range.end}/${zip.size}`;
+        return new Response(await s.store.get(zip.key, range ?? undefined), { status: range ? 206 : 200, headers });
+      },
+      {
+        params: IdParam,
+        ...doc({
+          summary: "ZIP of the outputs (STORE mode, cached)",
+          description: "Built once after the batch ended (409 INVALID_STATE before, or when no item produced an output), then served from storage: same bytes, same ETag (If-None-Match answers 304; Range supported). Entry names are made safe and de-duplicated; ZIP64 past 4 GiB.",
+          tags,
+          auth: "api",
+          errors: ["NOT_FOUND", "INVALID_STATE"],
+          raw: { description: "application/zip", contentType: "application/zip" },
+        }),
+      },
+    );
+}

@@ -1,0 +1,258 @@
+/**
+ * Batches: one tool over many files. Creation checks the files and limits, then charges
+ * `base + per_file x N` and inserts the batch and its N items (job rows) in one transaction, so
+ * a short balance creates nothing and two concurrent creations can never overdraw.
+ */
+import { fail, ServiceError } from "@vektor/shared/errors";
+import { getTool, validateParams } from "@vektor/wasm-tools";
+import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import type { Caller } from "../../auth/caller";
+import type { Db } from "../../db/client";
+import { batch, batchPreset, file, job } from "../../db/schema";
+import { newId } from "../../lib/ids";
+import { credit, debit } from "../account/credits";
+import type { ConfigService } from "../config/service";
+import { batchStatus, TERMINAL_BATCH, type Counts } from "./status";
+
+export const ENGINES = ["server"] as const;
+const MB = 1024 * 1024;
+const INSERT_CHUNK = 500;
+
+type BatchRow = typeof batch.$inferSelect;
+export interface CreateBatch {
+  type: string;
+  fileIds: string[];
+  params?: Record<string, unknown>;
+  name?: string;
+  engine?: string;
+}
+
+export class BatchService {
+  /** Called after items are queued, so idle runners start at once. */
+  onQueued: () => void = () => {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: ConfigService,
+  ) {}
+
+  async settings() {
+    const c = await this.config.all();
+    return {
+      enabled: c["batch.enabled"],
+      engines: [...ENGINES],
+      baseCredits: c["batch.base_credits"],
+      perFileCredits: c["batch.per_file_credits"],
+      maxFiles: { free: c["batch.max_files_free"], pro: c["batch.max_files_pro"] },
+      maxSizeMb: { free: c["batch.max_size_mb_free"], pro: c["batch.max_size_mb_pro"] },
+    };
+  }
+
+  async estimate(plan: Caller["plan"], fileCount: number) {
+    const s = await this.settings();
+    const maxFiles = s.maxFiles[plan];
+    return { credits: s.baseCredits + s.perFileCredits * fileCount, baseCredits: s.baseCredits, perFileCredits: s.perFileCredits, maxFiles, withinLimit: fileCount >= 1 && fileCount <= maxFiles };
+  }
+
+  /** Tool, engine and params of a batch or preset (400 on any of them). */
+  checkTool(type: string, engine: string | undefined, params: Record<string, unknown> | undefined) {
+    const eng = engine ?? "server";
+    if (!(ENGINES as readonly string[]).includes(eng)) throw fail.validation(`engine must be one of ${ENGINES.join(", ")}`);
+    const entry = getTool(type);
+    if (!entry) throw fail.validation(`Unknown tool type "${type}"`);
+    if ((entry.manifest.io.minInputs ?? 1) !== 1) throw fail.validation(`${type} needs several inputs per run; a batch runs the tool once per file`);
+    const checked = validateParams(type, params ?? {});
+    if (!checked.ok) throw fail.validation(`params: ${checked.message}`);
+    return { engine: eng, params: checked.params as Record<string, unknown> };
+  }
+
+  async create(caller: Caller, body: CreateBatch) {
+    const s = await this.settings();
+    if (!s.enabled) throw new ServiceError("FEATURE_DISABLED", "Batches are turned off");
+    const { engine, params } = this.checkTool(body.type, body.engine, body.params);
+    const ids = body.fileIds;
+    if (ids.length === 0) throw fail.validation("fileIds must name at least one file");
+    if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
+    if (ids.length > s.maxFiles[caller.plan]) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxFiles[caller.plan]} files; ${ids.length} given`);
+    const totalBytes = await this.checkFiles(caller.id, ids);
+    if (totalBytes > s.maxSizeMb[caller.plan] * MB) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxSizeMb[caller.plan]} MB in all`);
+    const credits = s.baseCredits + s.perFileCredits * ids.length;
+    const batchId = newId("b");
+    await this.db.transaction(async (tx) => {
+      await debit(tx, caller.id, credits, "batch", batchId);
+      await tx.insert(batch).values({ id: batchId, userId: caller.id, name: body.name ?? `${body.type} x ${ids.length}`, type: body.type, engine, params, credits, perFileCredits: s.perFileCredits, total: ids.length });
+      for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+        const rows = ids.slice(i, i + INSERT_CHUNK).map((fileId, k) => ({ id: newId("job"), userId: caller.id, type: body.type, status: "queued", params, inputFileIds: [fileId], origin: "batch", batchId, position: i + k }));
+        await tx.insert(job).values(rows);
+      }
+    });
+    this.onQueued();
+    return { batchId, credits };
+  }
+
+  /** Every id is the caller's UPLOADED file; returns their total size. */
+  private async checkFiles(userId: string, ids: string[]): Promise<number> {
+    const found = new Map<string, { status: string; size: number }>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await this.db
+        .select({ id: file.id, status: file.status, size: file.size })
+        .from(file)
+        .where(and(eq(file.userId, userId), inArray(file.id, ids.slice(i, i + INSERT_CHUNK))));
+      for (const r of rows) found.set(r.id, r);
+    }
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw fail.notFound(`File ${missing}`);
+    const pending = ids.find((id) => found.get(id)!.status !== "UPLOADED");
+    if (pending) throw fail.invalidState(`File ${pending} is not UPLOADED (confirm it first)`);
+    return ids.reduce((sum, id) => sum + found.get(id)!.size, 0);
+  }
+
+  async owned(userId: string, batchId: string): Promise<BatchRow> {
+    const [row] = await this.db
+      .select()
+      .from(batch)
+      .where(and(eq(batch.id, batchId), eq(batch.userId, userId)));
+    if (!row) throw fail.notFound("Batch");
+    return row;
+  }
+
+  /** Counters of many batches in one query (the event hub polls with it). */
+  async counts(batchIds: string[], db: Pick<Db, "select"> = this.db): Promise<Map<string, Counts>> {
+    const out = new Map<string, Counts>();
+    if (batchIds.length === 0) return out;
+    const n = (status: string) => sql<number>`(count(*) filter (where ${job.status} = ${status}))::int`;
+    const rows = await db
+      .select({ batchId: job.batchId, total: sql<number>`count(*)::int`, done: n("succeeded"), failed: n("failed"), cancelled: n("cancelled"), running: n("running"), queued: n("queued") })
+      .from(job)
+      .where(inArray(job.batchId, batchIds))
+      .groupBy(job.batchId);
+    for (const r of rows) out.set(r.batchId!, { total: r.total, done: r.done, failed: r.failed, cancelled: r.cancelled, running: r.running, queued: r.queued });
+    return out;
+  }
+
+  /** id, total and cancelledAt of many batches (for the event hub). */
+  rows(ids: string[]) {
+    return this.db.select({ id: batch.id, total: batch.total, cancelledAt: batch.cancelledAt }).from(batch).where(inArray(batch.id, ids));
+  }
+
+  view(row: BatchRow, c: Counts | undefined) {
+    const counts = c ?? { total: row.total, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 };
+    return {
+      batchId: row.id,
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      engine: row.engine,
+      params: row.params,
+      credits: row.credits,
+      refunded: row.refunded,
+      status: batchStatus(counts, row.cancelledAt),
+      ...counts,
+      total: row.total,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  async detail(userId: string, batchId: string) {
+    const row = await this.owned(userId, batchId);
+    const items = await this.db
+      .select({ job, filename: file.filename })
+      .from(job)
+      .leftJoin(file, sql`${file.id} = ${job.inputFileIds}->>0`)
+      .where(eq(job.batchId, batchId))
+      .orderBy(asc(job.position));
+    const counts = (await this.counts([batchId])).get(batchId);
+    return {
+      batch: this.view(row, counts),
+      files: items.map(({ job: j, filename }) => ({
+        fileId: j.inputFileIds[0],
+        filename,
+        jobId: j.id,
+        status: j.status,
+        errorCode: j.errorCode,
+        error: j.errorMessage,
+        outFileId: j.outputFileIds[0] ?? null,
+        outFileIds: j.outputFileIds,
+        attempts: j.attempts,
+      })),
+    };
+  }
+
+  async list(userId: string, limit: number, cursor: string | undefined) {
+    const after = cursor ? decodeCursor(cursor) : null;
+    const rows = await this.db
+      .select()
+      .from(batch)
+      .where(and(eq(batch.userId, userId), after ? or(lt(batch.createdAt, after.at), and(eq(batch.createdAt, after.at), lt(batch.id, after.id))) : undefined))
+      .orderBy(desc(batch.createdAt), desc(batch.id))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit);
+    const counts = await this.counts(page.map((r) => r.id));
+    const last = page[page.length - 1];
+    return { items: page.map((r) => this.view(r, counts.get(r.id))), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  }
+
+  /** Stops queued items (refunding their per-file credits); running items finish. */
+  async cancel(userId: string, batchId: string) {
+    const row = await this.owned(userId, batchId);
+    return this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(batch).where(eq(batch.id, row.id)).for("update");
+      // Inside the transaction: PGlite has one connection, a query outside would wait for this one.
+      const counts = (await this.counts([row.id], tx)).get(row.id);
+      if (TERMINAL_BATCH.has(batchStatus(counts ?? { total: 0, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 }, locked.cancelledAt))) {
+        throw fail.invalidState("The batch has already ended");
+      }
+      const stopped = await tx
+        .update(job)
+        .set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The batch was cancelled", finishedAt: new Date() })
+        .where(and(eq(job.batchId, row.id), eq(job.status, "queued"), eq(job.attempts, 0)))
+        .returning({ id: job.id });
+      const requeued = await tx
+        .update(job)
+        .set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The batch was cancelled", finishedAt: new Date() })
+        .where(and(eq(job.batchId, row.id), eq(job.status, "queued")))
+        .returning({ id: job.id });
+      const refund = stopped.length * locked.perFileCredits;
+      if (refund > 0) await credit(tx, userId, refund, "batch_cancel_refund", row.id);
+      await tx.update(batch).set({ cancelledAt: new Date(), refunded: locked.refunded + refund }).where(eq(batch.id, row.id));
+      return { batchId: row.id, cancelledItems: stopped.length + requeued.length, refundedCredits: refund, status: "cancelled" as const };
+    });
+  }
+
+  /** Puts failed items back in the queue; charges nothing. */
+  async retry(userId: string, batchId: string) {
+    const row = await this.owned(userId, batchId);
+    if (row.cancelledAt) throw fail.invalidState("A cancelled batch cannot be retried");
+    const retried = await this.db
+      .update(job)
+      .set({ status: "queued", attempts: 0, errorCode: null, errorMessage: null, outputFileIds: [], progress: 0, leaseUntil: null, startedAt: null, finishedAt: null })
+      .where(and(eq(job.batchId, row.id), eq(job.status, "failed")))
+      .returning({ id: job.id });
+    if (retried.length === 0) throw fail.invalidState("The batch has no failed items to retry");
+    await this.db.update(batch).set({ zipState: null, zipKey: null, zipSize: null, zipSha256: null, zipStartedAt: null }).where(eq(batch.id, row.id));
+    this.onQueued();
+    return { batchId: row.id, retriedItems: retried.length, credits: 0 };
+  }
+
+  async presets(userId: string) {
+    const rows = await this.db.select().from(batchPreset).where(eq(batchPreset.userId, userId)).orderBy(desc(batchPreset.createdAt)).limit(500);
+    return rows.map((r) => ({ id: r.id, name: r.name, type: r.type, params: r.params, engine: r.engine, createdAt: r.createdAt.toISOString() }));
+  }
+
+  async createPreset(userId: string, body: { name: string; type: string; params?: Record<string, unknown>; engine?: string }) {
+    const { engine, params } = this.checkTool(body.type, body.engine, body.params);
+    const [r] = await this.db.insert(batchPreset).values({ id: newId("pre"), userId, name: body.name, type: body.type, params, engine }).returning();
+    return { id: r.id, name: r.name, type: r.type, params: r.params, engine: r.engine, createdAt: r.createdAt.toISOString() };
+  }
+}
+
+export function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const at = new Date(iso ?? "");
+  if (!id || Number.isNaN(at.getTime())) throw fail.validation("cursor is not valid");
+  return { at, id };
+}

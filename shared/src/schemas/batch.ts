@@ -1,0 +1,87 @@
+/** Batch models (spec "Batch", contract sections 3 and 6). */
+import { Type } from "@sinclair/typebox";
+
+export const BatchStatus = Type.Union(["queued", "running", "completed", "failed", "cancelled"].map((s) => Type.Literal(s)));
+
+export const Batch = Type.Object({
+  batchId: Type.String(),
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  engine: Type.String(),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  credits: Type.Integer({ description: "charged at creation" }),
+  refunded: Type.Integer({ description: "given back by cancel for items that never started" }),
+  status: BatchStatus,
+  total: Type.Integer(),
+  done: Type.Integer({ description: "items that succeeded" }),
+  failed: Type.Integer(),
+  cancelled: Type.Integer(),
+  running: Type.Integer(),
+  queued: Type.Integer(),
+  createdAt: Type.String({ format: "date-time" }),
+});
+
+export const BatchItem = Type.Object({
+  fileId: Type.String(),
+  filename: Type.Union([Type.String(), Type.Null()]),
+  jobId: Type.String(),
+  status: Type.String({ description: "queued, running, succeeded, failed, cancelled" }),
+  errorCode: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  outFileId: Type.Union([Type.String(), Type.Null()]),
+  outFileIds: Type.Array(Type.String()),
+  attempts: Type.Integer(),
+});
+
+export const CreateBatchBody = Type.Object(
+  {
+    type: Type.String({ minLength: 1, maxLength: 100, description: "tool slug" }),
+    fileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 10_000 }),
+    params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    engine: Type.Optional(Type.String({ maxLength: 50, description: "server (the only engine that runs on the server)" })),
+  },
+  { additionalProperties: false },
+);
+
+export const EstimateBody = Type.Object({ fileCount: Type.Integer({ minimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false });
+
+export const Estimate = Type.Object({
+  credits: Type.Integer(),
+  baseCredits: Type.Integer(),
+  perFileCredits: Type.Integer(),
+  maxFiles: Type.Integer({ description: "for the caller's plan" }),
+  withinLimit: Type.Boolean(),
+});
+
+export const BatchSettings = Type.Object({
+  enabled: Type.Boolean(),
+  engines: Type.Array(Type.String()),
+  baseCredits: Type.Integer(),
+  perFileCredits: Type.Integer(),
+  maxFiles: Type.Object({ free: Type.Integer(), pro: Type.Integer() }),
+  maxSizeMb: Type.Object({ free: Type.Integer(), pro: Type.Integer() }),
+});
+
+export const PresetBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    type: Type.String({ minLength: 1, maxLength: 100 }),
+    params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    engine: Type.Optional(Type.String({ maxLength: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Preset = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  engine: Type.String(),
+  createdAt: Type.String({ format: "date-time" }),
+});
+
+/** The data of each `progress` event on the batch event stream. */
+export const BatchProgress = Type.Object({ total: Type.Integer(), done: Type.Integer(), failed: Type.Integer(), status: BatchStatus });

@@ -1,0 +1,113 @@
+/**
+ * Opening an IFC file the same way in every BIM tool: a look at the header first (is it an
+ * ISO-10303-21 file, which schema, does it end), then web-ifc, with its failures mapped to the
+ * job error codes. `withModel` always closes the model, so WASM memory is given back.
+ */
+import { ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
+import { errorMessage } from "../../runtime/context";
+import { discardIfcApi, loadIfcApi, WebIFC, type WebIfc } from "../init";
+
+/** web-ifc's API object. */
+export type IfcApi = InstanceType<WebIfc["IfcAPI"]>;
+
+/** An open model: the API, the model id, and the schema named in the file. */
+export interface IfcModel {
+  api: IfcApi;
+  id: number;
+  schema: string;
+}
+
+/** Loader settings for every tool (web-ifc's defaults, spelled out so a library update cannot change outputs silently). */
+export interface OpenOptions {
+  /** Move the model next to the origin (for georeferenced files with huge coordinates). */
+  coordinateToOrigin?: boolean;
+}
+
+const latin1 = new TextDecoder("latin1");
+const HEAD = 64 * 1024;
+const TAIL = 4096;
+
+/** Every schema name web-ifc reads (IFC2X3, IFC4, IFC4X3 and their aliases). */
+export function supportedSchemas(): string[] {
+  return WebIFC.SchemaNames.flatMap((names) => names ?? []);
+}
+
+/**
+ * The schema an IFC file declares. Throws INPUT_INVALID for anything that is not an
+ * ISO-10303-21 file with a FILE_SCHEMA, or that is cut short; INPUT_UNSUPPORTED for a schema
+ * web-ifc does not read (another STEP application protocol, an unknown IFC version).
+ */
+export function checkIfcHeader(input: ToolInput): string {
+  const name = input.name;
+  const head = latin1.decode(input.bytes.subarray(0, HEAD)).replace(/^\xEF\xBB\xBF/, "").trimStart();
+  if (!head.startsWith("ISO-10303-21")) {
+    throw new ToolError("INPUT_INVALID", `"${name}" is not an IFC file: it does not start with the ISO-10303-21 (STEP) header. IFC-XML and IFC-ZIP are not read; export .ifc`);
+  }
+  const schema = /FILE_SCHEMA\s*\(\s*\(\s*'([^']*)'/i.exec(head)?.[1]?.trim();
+  if (!schema) throw new ToolError("INPUT_INVALID", `"${name}" has no FILE_SCHEMA in its header, so its IFC version is unknown`);
+  const known = supportedSchemas();
+  if (!known.includes(schema.toUpperCase())) {
+    const what = /^IFC/i.test(schema) ? `IFC schema "${schema}", which this reader does not know` : `schema "${schema}": a STEP file, but not IFC (use cad.convert for CAD models)`;
+    throw new ToolError("INPUT_UNSUPPORTED", `"${name}" declares ${what}. Supported: ${["IFC2X3", "IFC4", "IFC4X3"].join(", ")}`);
+  }
+  const tail = latin1.decode(input.bytes.subarray(Math.max(0, input.bytes.length - TAIL)));
+  if (!/END-ISO-10303-21\s*;/.test(tail)) {
+    throw new ToolError("INPUT_INVALID", `"${name}" looks truncated: the end marker (END-ISO-10303-21;) is missing`);
+  }
+  return schema.toUpperCase();
+}
+
+/** Opens `input`, runs `use` on the model, and closes it whatever happens. */
+export async function withModel<T>(input: ToolInput, options: OpenOptions, use: (model: IfcModel) => T | Promise<T>): Promise<T> {
+  const declared = checkIfcHeader(input);
+  const api = await loadIfcApi();
+  let id: number;
+  try {
+    id = api.OpenModel(input.bytes, { COORDINATE_TO_ORIGIN: options.coordinateToOrigin ?? false, CIRCLE_SEGMENTS: 12 });
+  } catch (err) {
+    discardIfcApi();
+    throw new ToolError("INPUT_INVALID", `"${input.name}" could not be read as IFC: ${errorMessage(err)}`);
+  }
+  if (id < 0) throw new ToolError("INPUT_INVALID", `"${input.name}" could not be read as IFC (${declared})`);
+  try {
+    return await use({ api, id, schema: api.GetModelSchema(id) ?? declared });
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    if (err instanceof WebAssembly.RuntimeError) discardIfcApi(); // an abort poisons the instance
+    throw new ToolError("INPUT_INVALID", `"${input.name}" could not be processed: ${errorMessage(err)}`);
+  } finally {
+    try {
+      api.CloseModel(id);
+    } catch {
+      // the instance is being discarded anyway
+    }
+  }
+}
+
+/** A STEP attribute's plain value: web-ifc wraps labels, numbers and enums as `{ type, value }`. */
+export function plain(attribute: unknown): string | number | boolean | null {
+  if (attribute === null || attribute === undefined) return null;
+  if (typeof attribute === "string" || typeof attribute === "number" || typeof attribute === "boolean") return attribute;
+  if (typeof attribute === "object" && "value" in attribute) return plain((attribute as { value: unknown }).value);
+  return null;
+}
+
+/** A string attribute (Name, GlobalId, Description), or null. */
+export function label(attribute: unknown): string | null {
+  const value = plain(attribute);
+  return value === null ? null : String(value);
+}
+
+/** The express ids a reference or a list of references points to. */
+export function refs(attribute: unknown): number[] {
+  const list = Array.isArray(attribute) ? attribute : attribute ? [attribute] : [];
+  return list.flatMap((r: unknown) => (r && typeof r === "object" && "value" in r && typeof (r as { value: unknown }).value === "number" ? [(r as { value: number }).value] : []));
+}
+
+/** Every express id of `type` and its subtypes. */
+export function idsOf(model: IfcModel, type: number, inherited = true): number[] {
+  const vector = model.api.GetLineIDsWithType(model.id, type, inherited);
+  const out: number[] = [];
+  for (let i = 0; i < vector.size(); i++) out.push(vector.get(i));
+  return out.sort((a, b) => a - b);
+}

@@ -1,0 +1,55 @@
+/** gis.reproject: ogr2ogr -t_srs for vector data (same format out), gdalwarp -t_srs for a GeoTIFF. */
+import { ToolError, type ToolInput, type ToolOutput, type ToolRun } from "@vektor/shared/tools/manifest";
+import { output, stem } from "../../runtime/context";
+import { assertKnownEpsg, isTransformFailure } from "../crs";
+import type { Operation } from "../engine";
+import { detectFormat, type VectorFormat } from "../formats";
+import { withGdal } from "../init";
+import { openRaster, rasterStep } from "../raster";
+import { openVector, selectLayers, writeVector } from "../vector";
+import { REPROJECT_FORMATS, type Params } from "./manifest";
+
+const PURPOSE = "gis.reproject";
+
+export const run: ToolRun<Params> = async ([input], params, ctx) =>
+  withGdal(ctx, (op) => {
+    assertKnownEpsg(op, params.to, "to");
+    if (params.from !== undefined) assertKnownEpsg(op, params.from, "from");
+    const format = detectFormat(input, REPROJECT_FORMATS, PURPOSE);
+    ctx.onProgress(0.1, "transforming");
+    return format === "geotiff" ? reprojectRaster(op, input, params) : reprojectVector(op, input, format, params);
+  });
+
+const sourceArgs = (from: number | undefined) => (from === undefined ? [] : ["-s_srs", `EPSG:${from}`]);
+
+function noCrs(input: ToolInput, what: string): ToolError {
+  return new ToolError("PARAMS_INVALID", `from: "${input.name}" has no coordinate reference system${what}; give the source EPSG code as from (e.g. 4326 for longitude/latitude)`);
+}
+
+function reprojectVector(op: Operation, input: ToolInput, format: VectorFormat, params: Params): ToolOutput[] {
+  const opened = openVector(op, input, [format], PURPOSE);
+  const layers = selectLayers(opened, undefined);
+  const bare = layers.find((l) => l.geometryType !== null && l.crs === null);
+  if (bare && params.from === undefined) throw noCrs(input, opened.layers.length > 1 ? ` (layer "${bare.name}")` : "");
+  const to = params.to;
+  return writeVector(op, opened, {
+    target: format,
+    layers,
+    args: [...sourceArgs(params.from), "-t_srs", `EPSG:${to}`],
+    outputStem: `${stem(input.name)}-epsg${to}`,
+    onFailure: (message) =>
+      isTransformFailure(message)
+        ? new ToolError("INPUT_INVALID", `The coordinates of "${input.name}" could not be transformed to EPSG:${to}: ${message}`)
+        : undefined,
+  });
+}
+
+function reprojectRaster(op: Operation, input: ToolInput, params: Params): ToolOutput[] {
+  const opened = openRaster(op, input, PURPOSE);
+  if (!opened.info.crs && params.from === undefined) throw noCrs(input, "");
+  if (!opened.info.geoTransform) throw new ToolError("INPUT_INVALID", `"${input.name}" has no georeferencing (no geotransform), so it cannot be reprojected`);
+  const dest = `${op.mkdir("out")}/warped.tif`;
+  const args = ["-of", "GTiff", ...sourceArgs(params.from), "-t_srs", `EPSG:${params.to}`, "-r", params.resampling, "-co", "COMPRESS=DEFLATE", "-co", "TILED=YES"];
+  rasterStep(opened, `reprojected to EPSG:${params.to}`, () => op.warp(dest, opened.dataset, args));
+  return [output(`${stem(input.name)}-epsg${params.to}.tif`, "geotiff", op.read(dest))];
+}

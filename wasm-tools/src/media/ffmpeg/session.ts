@@ -1,0 +1,133 @@
+/**
+ * Host side of one ffmpeg job: a fresh job worker with a fresh core instance, driven by messages
+ * (write inputs, exec, read outputs), terminated when the job ends or the AbortSignal fires, so
+ * an abort returns at once even while ffmpeg is mid-encode.
+ */
+import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
+import { createJobWorker, loadFfmpegModule } from "../init";
+import type { JobMessage, JobRequest } from "./protocol";
+
+/** The outcome of one ffmpeg command: its exit code and every log line it printed. */
+export interface ExecResult {
+  code: number;
+  log: string[];
+}
+
+type Pending = { resolve: (reply: JobMessage & { type: "reply"; ok: true }) => void; reject: (err: unknown) => void };
+
+let live = 0;
+
+/** Job workers currently alive in this thread (a health check for hosts; tests use it to see aborts clean up). */
+export function liveJobWorkers(): number {
+  return live;
+}
+
+/** One job's worker: `exec` as often as needed, then `close` (or let `withFfmpeg` do it). */
+export class FfmpegSession {
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private lines: string[] = [];
+  private onLine?: (line: string) => void;
+  private closed = false;
+  private failure?: unknown;
+  private readonly onAbort = () => this.fail(new ToolError("CANCELLED", "The run was cancelled"));
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly signal: AbortSignal,
+  ) {
+    live++;
+    worker.onmessage = (event: MessageEvent<JobMessage>) => this.receive(event.data);
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault?.();
+      this.fail(new ToolError("TOOL_FAILED", `The ffmpeg worker crashed: ${event.message || "unknown error"}`));
+    };
+    signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /** Starts a job worker and instantiates the core in it. */
+  static async open(ctx: Pick<RunContext, "signal">): Promise<FfmpegSession> {
+    if (ctx.signal.aborted) throw new ToolError("CANCELLED", "The run was cancelled");
+    const module = await loadFfmpegModule();
+    const session = new FfmpegSession(createJobWorker(), ctx.signal);
+    try {
+      await session.request({ type: "init", module });
+    } catch (err) {
+      session.close();
+      if (err instanceof ToolError) throw err;
+      throw new ToolError("TOOL_FAILED", `Could not start ffmpeg: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return session;
+  }
+
+  /** Puts `bytes` into the instance's in-memory file system (a copy is transferred; the caller's array stays usable). */
+  async write(name: string, bytes: Uint8Array): Promise<void> {
+    const copy = bytes.slice();
+    await this.request({ type: "write", name, bytes: copy }, [copy.buffer]);
+  }
+
+  /** Runs `ffmpeg <args>`; `onLine` sees each log line as it comes. */
+  async exec(args: string[], onLine?: (line: string) => void): Promise<ExecResult> {
+    this.lines = [];
+    this.onLine = onLine;
+    const reply = await this.request({ type: "exec", args });
+    return { code: reply.code ?? -1, log: this.lines };
+  }
+
+  /** A file ffmpeg wrote, or undefined when it wrote none by that name. */
+  async read(name: string): Promise<Uint8Array | undefined> {
+    return (await this.request({ type: "read", name })).bytes;
+  }
+
+  /** Terminates the worker (and with it the instance and its memory). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    live--;
+    this.signal.removeEventListener("abort", this.onAbort);
+    this.worker.terminate();
+  }
+
+  private request(body: DistributiveOmit<JobRequest, "id">, transfer: Transferable[] = []): Promise<JobMessage & { type: "reply"; ok: true }> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(new ToolError("TOOL_FAILED", "The ffmpeg session is closed"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...body, id } as JobRequest, transfer);
+    });
+  }
+
+  private receive(message: JobMessage): void {
+    if (message.type === "log") {
+      if (this.lines.length < 20_000) this.lines.push(message.line);
+      this.onLine?.(message.line);
+      return;
+    }
+    const waiting = this.pending.get(message.id);
+    if (!waiting) return;
+    this.pending.delete(message.id);
+    if (message.ok) waiting.resolve(message);
+    else waiting.reject(new ToolError("TOOL_FAILED", `ffmpeg failed: ${message.message}`));
+  }
+
+  /** Rejects everything in flight with `err` and ends the worker. */
+  private fail(err: unknown): void {
+    this.failure ??= err;
+    for (const { reject } of this.pending.values()) reject(this.failure);
+    this.pending.clear();
+    this.close();
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Opens a session, hands it to `use`, and always closes it. */
+export async function withFfmpeg<T>(ctx: Pick<RunContext, "signal">, use: (session: FfmpegSession) => Promise<T>): Promise<T> {
+  const session = await FfmpegSession.open(ctx);
+  try {
+    return await use(session);
+  } finally {
+    session.close();
+  }
+}

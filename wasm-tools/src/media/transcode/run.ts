@@ -1,0 +1,65 @@
+/** media.transcode: one ffmpeg command in a fresh core instance; progress from its log. */
+import type { FormatId } from "@vektor/shared/formats";
+import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
+import { output, stem } from "../../runtime/context";
+import { failure, inputFileName, progressFromLog } from "../ffmpeg/job";
+import { withFfmpeg } from "../ffmpeg/session";
+import { AUDIO_TARGETS, type Params } from "./manifest";
+
+type Target = Params["to"];
+
+const AUDIO: Record<(typeof AUDIO_TARGETS)[number], { codec: string[]; muxer: string; ext: string; defaultKbps?: number }> = {
+  mp3: { codec: ["-c:a", "libmp3lame"], muxer: "mp3", ext: "mp3", defaultKbps: 192 },
+  ogg: { codec: ["-c:a", "libvorbis"], muxer: "ogg", ext: "ogg", defaultKbps: 160 },
+  // libopus at 48 kHz corrupts this build's heap: resample to 24 kHz (Opus still decodes at 48 kHz).
+  opus: { codec: ["-c:a", "libopus", "-ar", "24000"], muxer: "opus", ext: "opus", defaultKbps: 96 },
+  wav: { codec: ["-c:a", "pcm_s16le"], muxer: "wav", ext: "wav" },
+  flac: { codec: ["-c:a", "flac"], muxer: "flac", ext: "flac" },
+};
+
+const isAudio = (to: Target): to is keyof typeof AUDIO => to in AUDIO;
+
+/** Video scaling: at most `maxWidth` wide, even dimensions (4:2:0 chroma needs them). */
+function scaleFilter(maxWidth: number | undefined): string {
+  const width = maxWidth ? `trunc(min(iw\\,${maxWidth})/2)*2` : "trunc(iw/2)*2";
+  return `scale=${width}:-2`;
+}
+
+/** ffmpeg arguments (after the input) for `params`. Exported for tests. */
+export function encodeArgs(params: Params): string[] {
+  const { to, bitrateKbps, maxWidth, webmCodec } = params;
+  if (isAudio(to)) {
+    const target = AUDIO[to];
+    const kbps = target.defaultKbps === undefined ? undefined : Math.min(512, bitrateKbps ?? target.defaultKbps);
+    return ["-map", "0:a:0", "-vn", "-sn", "-dn", ...target.codec, ...(kbps ? ["-b:a", `${kbps}k`] : []), "-f", target.muxer];
+  }
+  const common = ["-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn", "-vf", scaleFilter(maxWidth)];
+  if (to === "mp4") {
+    const rate = bitrateKbps ? ["-b:v", `${bitrateKbps}k`] : ["-crf", "23"];
+    return [...common, "-c:v", "libx264", "-preset", "veryfast", ...rate, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4"];
+  }
+  const codec = webmCodec === "vp9" ? ["-c:v", "libvpx-vp9", "-row-mt", "0"] : ["-c:v", "libvpx"];
+  const rate = bitrateKbps ? ["-b:v", `${bitrateKbps}k`] : webmCodec === "vp9" ? ["-crf", "33", "-b:v", "0"] : ["-crf", "10", "-b:v", "1M"];
+  return [...common, ...codec, "-deadline", "realtime", "-cpu-used", "8", ...rate, "-c:a", "libvorbis", "-b:a", "128k", "-f", "webm"];
+}
+
+const EXT: Record<Target, string> = { mp3: "mp3", ogg: "ogg", opus: "opus", wav: "wav", flac: "flac", mp4: "mp4", webm: "webm" };
+
+export const run: ToolRun<Params> = async ([input], params, ctx) => {
+  const source = inputFileName(input.name);
+  const target = `output.${EXT[params.to]}`;
+  const kind = isAudio(params.to) ? "audio" : "video";
+  return withFfmpeg(ctx, async (ffmpeg) => {
+    await ffmpeg.write(source, input.bytes);
+    ctx.onProgress(0.02, "converting");
+    // -fflags +bitexact: no version strings, no random stream ids/serials, so output is reproducible
+    const args = ["-hide_banner", "-i", source, ...encodeArgs(params), "-fflags", "+bitexact", target];
+    const result = await ffmpeg.exec(args, progressFromLog(ctx, 0.02, 0.98, "converting"));
+    const noStream = result.log.find((l) => /Stream map '0:[av]:0' matches no streams/.test(l));
+    if (noStream) throw new ToolError("INPUT_INVALID", `"${input.name}" has no ${kind} stream to convert to ${params.to.toUpperCase()}`);
+    if (result.code !== 0) throw failure(input.name, result, "audio or video");
+    const bytes = await ffmpeg.read(target);
+    if (!bytes?.length) throw new ToolError("INPUT_INVALID", `"${input.name}": ffmpeg decoded no ${kind} from it`);
+    return [output(`${stem(input.name)}.${EXT[params.to]}`, params.to as FormatId, bytes)];
+  });
+};

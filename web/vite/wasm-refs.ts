@@ -1,0 +1,63 @@
+/**
+ * Build-time half of the browser's WASM locator. A family's `init.ts` in wasm-tools names the
+ * binaries it needs as `WasmModuleRef` literals (`{ family, name, pkg, file }`). For every such
+ * module that is part of the worker bundle (so only families the registry actually pulls in),
+ * this plugin resolves `pkg` with the browser's conditions, emits `<dir of pkg entry>/<file>` as a
+ * hashed asset, and appends one line that hands the asset's URL to `web/src/workers/wasm-urls.ts`.
+ * A new family's WASM is therefore bundled as soon as the family is registered, with no table
+ * to edit here.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
+import type { Plugin } from "vite";
+
+/** One WasmModuleRef literal as written in a family's init.ts. */
+export interface FoundRef {
+  name: string;
+  pkg: string;
+  file: string;
+}
+
+const OBJECT = /\{[^{}]*\bpkg\s*:\s*["'][^"']+["'][^{}]*\}/g;
+const field = (text: string, key: string) => new RegExp(`\\b${key}\\s*:\\s*["']([^"']+)["']`).exec(text)?.[1];
+
+/** The WasmModuleRef literals in `code` (objects with string `name`, `pkg`, `file` and `family`). */
+export function findWasmRefs(code: string): FoundRef[] {
+  const refs: FoundRef[] = [];
+  for (const [text] of code.matchAll(OBJECT)) {
+    const name = field(text, "name");
+    const pkg = field(text, "pkg");
+    const file = field(text, "file");
+    if (name && pkg && file && field(text, "family")) refs.push({ name, pkg, file });
+  }
+  return refs;
+}
+
+/**
+ * @param toolsDir absolute path of `wasm-tools/src` (only its modules are scanned)
+ * @param tableModule absolute path of the module exporting `provideWasmUrl(name, url)`
+ */
+export function wasmRefs(toolsDir: string, tableModule: string): Plugin {
+  const root = toolsDir.endsWith(sep) ? toolsDir : toolsDir + sep;
+  return {
+    name: "vektor:wasm-refs",
+    async transform(code, id) {
+      const path = id.split("?")[0];
+      if (!path.startsWith(root) || /\.test\.[cm]?[jt]s$/.test(path)) return null;
+      const refs = findWasmRefs(code);
+      if (refs.length === 0) return null;
+      const lines = [`import { provideWasmUrl as __vektorProvideWasmUrl } from ${JSON.stringify(tableModule)};`];
+      for (const [i, ref] of refs.entries()) {
+        const entry = await this.resolve(ref.pkg, path);
+        const file = entry && !entry.external ? join(dirname(entry.id.split("?")[0]), ref.file) : undefined;
+        if (!file || !existsSync(file)) {
+          this.warn(`WASM "${ref.name}": ${ref.file} not found beside ${ref.pkg}'s browser entry (${entry?.id ?? "unresolved"}); the library's own lookup applies`);
+          continue;
+        }
+        lines.push(`import __vektorWasm${i} from ${JSON.stringify(`${file}?url`)};`);
+        lines.push(`__vektorProvideWasmUrl(${JSON.stringify(ref.name)}, __vektorWasm${i});`);
+      }
+      return { code: `${code}\n${lines.join("\n")}\n`, map: null };
+    },
+  };
+}
