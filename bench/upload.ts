@@ -23,7 +23,7 @@ import { mkdtempSync, openSync, rmSync, statSync, writeSync, closeSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type BenchServer } from "./lib/server";
-import { fixed, mbps, median, MiB, printTable, repeat } from "./lib/table";
+import { fixed, CpuWatch, mbps, median, MiB, printTable, repeat } from "./lib/table";
 
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -46,7 +46,7 @@ async function cleanup() {
 }
 for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
 
-/** Random bytes written 8 MiB at a time: a 1 GiB file never sits in memory, and gzip-like tricks gain nothing. */
+/** Random bytes written 8 MiB at a time: a 1 GiB file never sits in memory, and incompressible, so no layer can shortcut it. */
 function writeRandomFile(path: string, size: number): void {
   const block = new Uint8Array(8 * MiB);
   const fd = openSync(path, "w");
@@ -127,6 +127,7 @@ async function measureCp(): Promise<number[]> {
 async function measureUpload(client: VektorClient, name: string, srcSha: string, keep: boolean): Promise<{ step: Step; kept: FileRecord }> {
   const phases: Record<Phase, number[]> = { presign: [], "part-url": [], put: [], complete: [], confirm: [] };
   let kept: FileRecord | null = null;
+  await server!.rss.quiesce();
   server!.rss.mark();
   const runsMs = await repeat(RUNS, async (run) => {
     settle();
@@ -147,6 +148,7 @@ async function measureUpload(client: VektorClient, name: string, srcSha: string,
 
 /** RUNS downloads streamed to a file (Bun.write of the Response); size checked each time, sha256 once. */
 async function measureDownload(client: VektorClient, fileId: string, srcSha: string): Promise<Step> {
+  await server!.rss.quiesce();
   server!.rss.mark();
   const runsMs = await repeat(RUNS, async (run) => {
     rmSync(dst, { force: true });
@@ -189,6 +191,7 @@ function report(cpMs: number[], steps: Step[], rss: Rss): boolean {
     [["cp --reflink=never (same disk)", fixed(cpRate), fixed(cpRate), "100%", "-", "-", "-"], ...rows],
   );
   console.log(`\nserver RSS: peak during transfers ${fixed(peak / MiB)} MB -> ${peak < TARGET_RSS ? "PASS" : "MISS"}; idle ${fixed(rss.idle / MiB)} MB; start-up peak ${fixed(rss.startup / MiB)} MB`);
+  console.log(cpu.note(server ? [server.pid] : []));
 
   // Where an upload's time goes: each phase's wall time (median), for finding the slow part.
   console.log("\nupload phases (median ms; the PUT phase of multipart includes its part-URL calls):\n");
@@ -204,6 +207,7 @@ function report(cpMs: number[], steps: Step[], rss: Rss): boolean {
   return allPass;
 }
 
+const cpu = new CpuWatch();
 try {
   console.log(`[upload] writing ${SIZE_MB} MiB of random bytes to ${src}`);
   writeRandomFile(src, SIZE);
@@ -216,7 +220,7 @@ try {
   server = await startServer(join(work, "data"));
   const client = await server.admin(timedFetch);
   const startup = server.rss.mark();
-  await Bun.sleep(1000);
+  await server.rss.quiesce();
   const rss: Rss = { startup, idle: server.rss.current() };
   // The benchmark makes a few hundred requests a minute (64 part URLs + 64 PUTs per multipart run).
   const common = { "ratelimit.per_minute": 1_000_000, "upload.max_size_mb": Math.max(2048, SIZE_MB + 1) };

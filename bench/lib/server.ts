@@ -69,6 +69,21 @@ export class RssMeter {
     return peak;
   }
 
+  /**
+   * Waits (at most `maxMs`) until the server's RSS stops falling, so the garbage one step leaves
+   * for a lazy GC is not counted as the next step's peak.
+   */
+  async quiesce(maxMs = 5000): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    await Bun.sleep(500); // Bun's GC runs a few hundred ms into idleness
+    for (let last = this.current(); Date.now() < deadline; ) {
+      await Bun.sleep(500);
+      const now = this.current();
+      if (now >= last - 4 * 1024 * 1024) return;
+      last = now;
+    }
+  }
+
   /** Resident bytes right now. */
   current(): number {
     return this.read("VmRSS");

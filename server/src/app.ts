@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { httpCore } from "./http/core";
 import { openapiPlugin } from "./http/openapi";
+import { staticSite } from "./http/static";
 import { accountModule } from "./modules/account";
 import { adminModule } from "./modules/admin";
 import { authRoutes } from "./modules/auth-routes";
@@ -30,7 +31,8 @@ export function createApp(s: Services) {
     .use(toolsModule(s, s.jobs))
     .use(filesModule(s, files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
-    .use(adminModule(s, files));
+    .use(adminModule(s, files))
+    .use(staticSite()); // last: the web app (web/dist) answers only what no route above does
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -25,7 +25,7 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
-async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const admin = postgres(base, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);

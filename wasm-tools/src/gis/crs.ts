@@ -22,7 +22,7 @@ export interface InfoCrs {
 /**
  * Throws PARAMS_INVALID unless `code` is a horizontal CRS (geographic, projected, or compound
  * with one) in the EPSG database GDAL carries: a vertical, geocentric or engineering CRS has no
- * meaning as a map's x/y.
+ * meaning as a map's x/y. GDAL writes WKT1 where it can and WKT2 for 3D CRSs, hence both names.
  */
 export function assertKnownEpsg(op: Operation, code: number, param: string): void {
   const wkt = op.epsgWkt(code);
@@ -30,7 +30,7 @@ export function assertKnownEpsg(op: Operation, code: number, param: string): voi
     throw new ToolError("PARAMS_INVALID", `${param}: EPSG:${code} is not a coordinate reference system in the EPSG database (check the code, e.g. 4326 for WGS 84, 3857 for Web Mercator)`);
   }
   const kind = /^([A-Z_]+)\[/.exec(wkt)?.[1] ?? "";
-  if (!["GEOGCS", "PROJCS", "COMPD_CS"].includes(kind)) {
+  if (!["GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "PROJCRS", "COMPOUNDCRS"].includes(kind)) {
     const what = { VERT_CS: "a vertical (height) CRS", GEOCCS: "a geocentric (x/y/z) CRS", LOCAL_CS: "a local engineering CRS" }[kind] ?? "not a horizontal CRS";
     const name = /^[A-Z_]+\["([^"]*)"/.exec(wkt)?.[1];
     throw new ToolError("PARAMS_INVALID", `${param}: EPSG:${code}${name ? ` (${name})` : ""} is ${what}; give a geographic or projected CRS`);

@@ -130,14 +130,23 @@ export class Gdal {
     module.FS.mkdir("/work");
   }
 
-  /** Where the module's stderr goes (GDAL prints its warnings and errors there). */
+  /** Where the module's stderr goes: GDAL prints `ERROR n: ...` and `Warning n: ...`, some over several lines. */
   log(line: string): void {
-    if (this.stderr.length < 200) this.stderr.push(line);
+    if (/^(ERROR|Warning) \d+:/.test(line) || this.stderr.length === 0) {
+      if (this.stderr.length < 200) this.stderr.push(line);
+    } else {
+      this.stderr[this.stderr.length - 1] += ` ${line}`;
+    }
   }
 
   /** Set once the instance crashed; the host must load a fresh one. */
   get crashed(): GdalCrash | undefined {
     return this.broken;
+  }
+
+  /** Files and folders left in the engine's work area (empty between operations; for tests and health checks). */
+  leftovers(): string[] {
+    return this.module.FS.readdir("/work").filter((name) => name !== "." && name !== "..");
   }
 
   /** Runs `work` alone, in a fresh folder; closes what it opened and removes its files afterwards. */
@@ -175,13 +184,16 @@ export class Gdal {
     return this.fn[name](...args);
   }
 
-  /** @internal GDAL's last error of CE_Failure or worse, else the last ERROR line it printed. */
+  /**
+   * @internal The first error GDAL printed since the last reset (the cause; later ones tend to
+   * be consequences such as "terminating translation"), else its last error message.
+   */
   lastError(fallback: string): string {
+    const printed = this.stderr.find((line) => /^ERROR \d+:/.test(line));
+    if (printed) return printed.replace(/^ERROR \d+:\s*/, "").trim();
     const type = this.fn.errorType() as number;
     const message = type >= CE_FAILURE ? String(this.fn.errorMsg()).trim() : "";
-    if (message) return message;
-    const printed = [...this.stderr].reverse().find((line) => /^ERROR \d+:/.test(line));
-    return printed ? printed.replace(/^ERROR \d+:\s*/, "") : fallback;
+    return message || fallback;
   }
 
   /** @internal what GDAL printed during the current operation. */

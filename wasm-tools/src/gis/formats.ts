@@ -56,6 +56,14 @@ export const CSV_OPEN_OPTIONS = [
   "AUTODETECT_TYPE=YES",
 ];
 
+/** How a CSV input holds its geometry: a WKT column, or x/y columns (judged from its header line). */
+export function csvGeometryStyle(bytes: Uint8Array): "wkt" | "xy" {
+  const header = new TextDecoder().decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
+  const names = header.split(/[,;\t]/).map((c) => c.trim().replace(/^"|"$/g, "").toLowerCase());
+  const wktNames = CSV_OPEN_OPTIONS[0].split("=")[1].toLowerCase().split(",");
+  return names.some((n) => wktNames.includes(n)) ? "wkt" : "xy";
+}
+
 /** What an input's bytes are: a format the family reads, or a description of what it is instead. */
 export type Sniffed = { format: GisFormat } | { not: string };
 

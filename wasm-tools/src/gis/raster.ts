@@ -7,6 +7,7 @@ import { errorMessage } from "../runtime/context";
 import { summariseCrs, type CrsSummary } from "./crs";
 import { GdalError, type Dataset, type Operation } from "./engine";
 import { detectFormat } from "./formats";
+import { assertCompleteTiff } from "./tiff";
 
 /** One band, as the tools report it. */
 export interface BandSummary {
@@ -56,6 +57,7 @@ export interface OpenedRaster {
 /** Checks, stages and opens a GeoTIFF input. */
 export function openRaster(op: Operation, input: ToolInput, purpose: string): OpenedRaster {
   detectFormat(input, ["geotiff"] as const, purpose);
+  assertCompleteTiff(input);
   const path = op.write("in/input.tif", input.bytes);
   const explain = (message: string) => message.replaceAll(path, input.name).replaceAll(`${op.dir}/`, "").trim();
   let dataset: Dataset;

@@ -5,6 +5,9 @@ import { refReadGlb, refReadObj, refReadStl, validateGlb } from "../../common/me
 import { expectToolError, text } from "../../testing/run-tool";
 import { cadFixture, runCad, textBytes } from "../test-support";
 
+/** Generous: the first test loads the WASM engine, and CI machines can be busy. */
+const SLOW = 60_000;
+
 const CUBE_STEP = "cube-10x10mm/Cube 10x10.stp";
 const BREP = "cax-if-brep/as1_pe_203.brep";
 /** Index counts of as1_pe_203's 18 solids, from occt-import-js's own test suite. */
@@ -47,7 +50,7 @@ describe("cad.convert", () => {
     const position = glb.json.accessors[glb.json.meshes[0].primitives[0].attributes.POSITION];
     expect(position.max.map((v, i) => v - position.min[i])).toEqual([0.01, 0.01, 0.01].map(Math.fround));
     expect(extent(glb.read(glb.json.meshes[0].primitives[0].attributes.POSITION))).toEqual(position.max.map((v, i) => v - position.min[i]));
-  });
+  }, SLOW);
 
   test("the unit param scales the output", async () => {
     const glb = refReadGlb((await convert(CUBE_STEP, { unit: "mm" })).bytes);
@@ -56,7 +59,7 @@ describe("cad.convert", () => {
     const stl = refReadStl((await convert(CUBE_STEP, { format: "stl", unit: "cm" })).bytes);
     const xs = Array.from({ length: stl.count * 3 }, (_, i) => stl.corner(Math.floor(i / 3), i % 3)[0]);
     expect(Math.max(...xs) - Math.min(...xs)).toBeCloseTo(1, 6);
-  });
+  }, SLOW);
 
   test("a STEP assembly keeps its parts, names, colours and tree", async () => {
     const glb = await expectValidGlb(await convert("cax-if/as1-oc-214.stp"));
@@ -72,7 +75,7 @@ describe("cad.convert", () => {
     const material = glb.json.materials[nut?.primitives[0].material ?? -1];
     expect(material.pbrMetallicRoughness?.baseColorFactor).toEqual([1, 0, 0, 1]);
     expect(glb.json.meshes.find((m) => m.name === "rod")?.extras).toEqual({ assembly: "as1 / rod-assembly" });
-  });
+  }, SLOW);
 
   test("per-face colours become one primitive per colour", async () => {
     const glb = await expectValidGlb(await convert("cube-fcstd/cube.step"));
@@ -84,7 +87,7 @@ describe("cad.convert", () => {
     expect(factors).toContainEqual([0, 0, 1]);
     const primitives = glb.json.meshes[0].primitives;
     expect(new Set(primitives.map((p) => p.attributes.POSITION)).size).toBe(1); // vertices shared
-  });
+  }, SLOW);
 
   test("BREP to binary STL: triangle count matches header, size and the solids", async () => {
     const out = await convert(BREP, { format: "stl" });
@@ -99,7 +102,7 @@ describe("cad.convert", () => {
       const length = Math.hypot(x, y, z);
       expect(length === 0 || Math.abs(length - 1) < 1e-5).toBe(true);
     }
-  });
+  }, SLOW);
 
   test("BREP to GLB and OBJ agree with the STL", async () => {
     const glb = await expectValidGlb(await convert(BREP));
@@ -109,7 +112,7 @@ describe("cad.convert", () => {
     expect(obj.objects.length).toBe(18);
     expect(obj.faces.length).toBe(BREP_TRIANGLES);
     expect(obj.faces.every((f) => f.length === 3)).toBe(true);
-  });
+  }, SLOW);
 
   test("IGES cube to OBJ: one object, 24 vertices, 12 faces, 10 mm", async () => {
     const out = await convert("cube-10x10mm/Cube 10x10.igs", { format: "obj" });
@@ -121,7 +124,7 @@ describe("cad.convert", () => {
     expect(obj.normals).toBe(24);
     expect(obj.faces.length).toBe(12);
     expect(extent(obj.vertices.flat())).toEqual([10, 10, 10]);
-  });
+  }, SLOW);
 
   test("linearDeflection changes the mesh (rounded cube: 98 vertices by default, 54 coarse)", async () => {
     const fine = refReadObj(text(await convert("rounded-cube/rounded-cube.step", { format: "obj" })));
@@ -130,7 +133,7 @@ describe("cad.convert", () => {
     expect(fine.vertices.length).toBe(98); // occt-import-js's own test: 294 coordinates
     expect(coarse.vertices.length).toBe(54); // 162 coordinates
     expect(finest.faces.length).toBeGreaterThan(fine.faces.length);
-  });
+  }, SLOW);
 
   test("is deterministic byte for byte", async () => {
     for (const format of ["glb", "stl", "obj"]) {
@@ -138,7 +141,7 @@ describe("cad.convert", () => {
       const b = await convert(BREP, { format });
       expect(Bun.hash(a.bytes)).toBe(Bun.hash(b.bytes));
     }
-  });
+  }, SLOW);
 
   test("rejects files that are not CAD, cut short, empty, external-only or IFC", async () => {
     const run = (bytes: Uint8Array, name = "part.stp", params = {}) => runCad("cad.convert", [{ name, bytes }], params);
@@ -156,7 +159,7 @@ describe("cad.convert", () => {
     await expectToolError(run(cube, "a.stp", { format: "dxf" }), "PARAMS_INVALID", /format/);
     await expectToolError(run(cube, "a.stp", { linearDeflection: 0 }), "PARAMS_INVALID", /linearDeflection/);
     await expectToolError(run(new Uint8Array(0)), "INPUT_EMPTY", /empty/);
-  });
+  }, SLOW);
 
   test("a STEP cut inside its DATA section but closed properly fails cleanly, and the engine keeps working", async () => {
     const lines = new TextDecoder().decode(cadFixture(CUBE_STEP).bytes).split("\n");
@@ -165,7 +168,7 @@ describe("cad.convert", () => {
     await expectToolError(runCad("cad.convert", [{ name: "cut.stp", bytes: textBytes(cut) }]), "INPUT_INVALID", /"cut\.stp" could not be read as STEP/);
     const glb = refReadGlb((await convert(CUBE_STEP)).bytes);
     expect(glb.triangles()).toBe(12);
-  });
+  }, SLOW);
 });
 
 /** A well-formed STEP file whose DATA section holds nothing. */

@@ -3,6 +3,9 @@ import { describe, expect, test } from "bun:test";
 import { expectToolError, text } from "../../testing/run-tool";
 import { cadFixture, runCad } from "../test-support";
 
+/** Generous: the first test loads the WASM engine, and CI machines can be busy. */
+const SLOW = 60_000;
+
 interface Box {
   min: number[];
   max: number[];
@@ -37,7 +40,7 @@ describe("cad.info", () => {
     expect(iges).toMatchObject({ sourceFormat: "iges", unit: "mm", partCount: 1, totalTriangles: 12 });
     expect(iges.boundingBox.size).toEqual([10, 10, 10]);
     expect(iges.parts[0].name).toBe("Solid1");
-  });
+  }, SLOW);
 
   test("an assembly: parts with paths, colours, per-part triangles summing to the total", async () => {
     const report = await info("cax-if/dm1-id-214.stp");
@@ -55,7 +58,7 @@ describe("cad.info", () => {
         expect(p.boundingBox.max[a]).toBeLessThanOrEqual(report.boundingBox.max[a]);
       }
     }
-  });
+  }, SLOW);
 
   test("a BREP: 18 solids with the triangle counts occt-import-js's tests know", async () => {
     const report = await info("cax-if-brep/as1_pe_203.brep");
@@ -63,14 +66,14 @@ describe("cad.info", () => {
     expect(report.unit).toBe("unspecified");
     expect(report.parts.map((p) => p.triangles)).toEqual([1980, 1356, 612, 360, 612, 360, 612, 360, 1356, 612, 360, 612, 360, 612, 360, 300, 360, 360].map((n) => n / 3));
     expect(report.totalTriangles).toBe(3848);
-  });
+  }, SLOW);
 
   test("face colours are listed beside the part colour", async () => {
     const report = await info("cube-fcstd/cube.step");
     expect(report.parts[0].color).toBe("#cccccc");
     expect(report.parts[0].faceColors).toEqual(["#ff0000", "#0000ff", "#00aa00"]);
     expect(report.colors).toEqual(["#0000ff", "#00aa00", "#cccccc", "#ff0000"]);
-  });
+  }, SLOW);
 
   test("mesh fineness is reported and changes the counts", async () => {
     const coarse = await info("rounded-cube/rounded-cube.step", { linearDeflection: 0.1 });
@@ -79,11 +82,11 @@ describe("cad.info", () => {
     expect(coarse.totalVertices).toBe(54);
     expect(fine.totalVertices).toBe(98);
     expect(fine.boundingBox.size).toEqual([10, 10, 10]);
-  });
+  }, SLOW);
 
   test("reports bad inputs with their codes", async () => {
     await expectToolError(runCad("cad.info", [{ name: "x.step", bytes: new TextEncoder().encode("solid ascii stl\nendsolid\n") }]), "INPUT_INVALID", /not a STEP, IGES or BREP/);
     await expectToolError(runCad("cad.info", [cadFixture("cax-if/s1-c5-214/s1-c5-214.stp")]), "INPUT_EMPTY", /external files/);
     await expectToolError(runCad("cad.info", [cadFixture("cube-10x10mm/Cube 10x10.stp")], { angularDeflection: 3 }), "PARAMS_INVALID", /angularDeflection/);
-  });
+  }, SLOW);
 });

@@ -3,7 +3,7 @@ import { ToolError, type ToolInput, type ToolOutput, type ToolRun } from "@vekto
 import { output, stem } from "../../runtime/context";
 import { assertKnownEpsg, isTransformFailure } from "../crs";
 import type { Operation } from "../engine";
-import { detectFormat, type VectorFormat } from "../formats";
+import { csvGeometryStyle, detectFormat, type VectorFormat } from "../formats";
 import { withGdal } from "../init";
 import { openRaster, rasterStep } from "../raster";
 import { openVector, selectLayers, writeVector } from "../vector";
@@ -37,6 +37,7 @@ function reprojectVector(op: Operation, input: ToolInput, format: VectorFormat, 
     layers,
     args: [...sourceArgs(params.from), "-t_srs", `EPSG:${to}`],
     outputStem: `${stem(input.name)}-epsg${to}`,
+    csvGeometry: format === "csv" ? csvGeometryStyle(input.bytes) : undefined,
     onFailure: (message) =>
       isTransformFailure(message)
         ? new ToolError("INPUT_INVALID", `The coordinates of "${input.name}" could not be transformed to EPSG:${to}: ${message}`)

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../testing/cli";
 
-/** Throws (failing the test) unless ogrinfo, ogr2ogr and gdalinfo are installed. */
+/** Throws (failing the test) unless ogrinfo, ogr2ogr, gdalinfo and gdaltransform are installed. */
 export function requireGdalBin(): void {
-  const missing = ["ogrinfo", "ogr2ogr", "gdalinfo"].filter((name) => Bun.which(name) === null);
+  const missing = ["ogrinfo", "ogr2ogr", "gdalinfo", "gdaltransform"].filter((name) => Bun.which(name) === null);
   if (missing.length) {
     throw new Error(`${missing.join(", ")} not found: the GIS tests check their outputs with Debian's GDAL tools. Install them: apt-get install -y gdal-bin`);
   }
@@ -38,6 +38,11 @@ function run(cmd: string[]): string {
 /** The dataset path native GDAL opens for a file (a shapefile ZIP through /vsizip/). */
 function gdalPath(path: string): string {
   return path.endsWith(".zip") ? `/vsizip/${path}` : path;
+}
+
+/** Runs a native GDAL command on `bytes` saved as `name` (the path goes last) and returns its stdout. */
+export function runNative(cmd: string[], name: string, bytes: Uint8Array): string {
+  return withFile(name, bytes, (path) => run([...cmd, gdalPath(path)]));
 }
 
 /** A layer as native GDAL reads it. */
@@ -107,6 +112,19 @@ export interface GdalInfo {
   coordinateSystem?: { wkt: string };
   metadata?: Record<string, Record<string, string>>;
   bands: { band: number; type: string; colorInterpretation?: string; minimum?: number; maximum?: number; overviews?: unknown[] }[];
+}
+
+/** Native gdaltransform (lon/lat order for geographic CRSs, as GDAL's tools use): the reference for reprojected coordinates. */
+export function nativeTransform(points: [number, number][], from: number, to: number): [number, number][] {
+  requireGdalBin();
+  const input = new TextEncoder().encode(points.map(([x, y]) => `${x} ${y}`).join("\n") + "\n");
+  const r = Bun.spawnSync(["gdaltransform", "-s_srs", `EPSG:${from}`, "-t_srs", `EPSG:${to}`, "-output_xy"], { stdin: input, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`gdaltransform failed: ${r.stderr.toString()}`);
+  return r.stdout
+    .toString()
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
 }
 
 /** EPSG code at the end of a WKT (its outermost ID), or null. */

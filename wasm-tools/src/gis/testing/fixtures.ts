@@ -65,6 +65,8 @@ export interface RasterSpec {
   epsg?: number | null;
   /** Copies of band 1 to write (3 makes an RGB-like raster). */
   bands?: number;
+  /** Colour interpretation of the bands, gdal_translate -colorinterp style (default red,green,blue for 3 bands). */
+  colorInterp?: string;
   value?: (col: number, row: number) => number;
 }
 
@@ -80,7 +82,8 @@ export async function makeGeoTiff(spec: RasterSpec): Promise<Uint8Array> {
     const grid = op.openDataset(op.write("grid.asc", asc), { kind: "raster", drivers: ["AAIGrid"] });
     const args = ["-of", "GTiff", "-ot", type, ...Array.from({ length: bands }, () => ["-b", "1"]).flat()];
     if (epsg !== null) args.push("-a_srs", `EPSG:${epsg}`);
-    if (bands === 3) args.push("-colorinterp", "red,green,blue");
+    const colors = spec.colorInterp ?? (bands === 3 ? "red,green,blue" : undefined);
+    if (colors) args.push("-colorinterp", colors);
     const dest = `${op.dir}/out.tif`;
     op.translate(dest, grid, args);
     return op.read(dest);

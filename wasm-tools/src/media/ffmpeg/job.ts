@@ -27,8 +27,10 @@ export function progressFromLog(ctx: RunContext, from: number, to: number, messa
 }
 
 /** Turns a failed ffmpeg run into a ToolError: the input's fault (INPUT_INVALID) or ffmpeg's (TOOL_FAILED). */
-export function failure(inputName: string, result: ExecResult, what: string): ToolError {
-  const { inputProblem, summary } = summariseFailure(result.log);
+export function failure(inputName: string, result: ExecResult, what: string, fileName = inputFileName(inputName)): ToolError {
+  const { inputProblem, summary: raw } = summariseFailure(result.log);
+  // ffmpeg prefixes the in-memory name and `[demuxer @ 0x...]`, which mean nothing to the user
+  const summary = raw.replaceAll(`${fileName}: `, "").replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, "");
   if (inputProblem) return new ToolError("INPUT_INVALID", `"${inputName}" could not be read as ${what} (ffmpeg: ${summary})`);
   return new ToolError("TOOL_FAILED", `ffmpeg failed on "${inputName}" with exit code ${result.code} (${summary})`);
 }

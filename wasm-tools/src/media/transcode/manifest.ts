@@ -1,4 +1,4 @@
-/** media.transcode: audio -> MP3/Ogg Vorbis/Opus/WAV/FLAC, video -> MP4 (H.264 + AAC) or WebM (VP8/VP9 + Vorbis), with ffmpeg. */
+/** media.transcode: audio -> MP3/Ogg Vorbis/Opus/WAV/FLAC, video -> MP4 (H.264 + AAC) or WebM (VP8 + Vorbis), with ffmpeg. */
 import { Type, type Static } from "@sinclair/typebox";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
 
@@ -9,7 +9,7 @@ export const params = Type.Object(
   {
     to: Type.Union([...AUDIO_TARGETS, ...VIDEO_TARGETS].map((f) => Type.Literal(f)), {
       default: "mp3",
-      description: "Target format: mp3, ogg (Vorbis), opus, wav (16-bit PCM), flac (audio only; video inputs give their first audio track), or mp4 (H.264/AAC), webm (VP8 or VP9/Vorbis)",
+      description: "Target format: mp3, ogg (Vorbis), opus, wav (16-bit PCM), flac (audio only; video inputs give their first audio track), or mp4 (H.264/AAC), webm (VP8/Vorbis)",
     }),
     bitrateKbps: Type.Optional(
       Type.Integer({
@@ -19,7 +19,6 @@ export const params = Type.Object(
       }),
     ),
     maxWidth: Type.Optional(Type.Integer({ minimum: 16, maximum: 7680, description: "Video only: scale down (keeping the aspect ratio) to at most this many pixels wide" })),
-    webmCodec: Type.Union([Type.Literal("vp8"), Type.Literal("vp9")], { default: "vp8", description: "Video codec for webm: vp8 (faster) or vp9 (smaller)" }),
   },
   { additionalProperties: false },
 );
@@ -29,7 +28,7 @@ export const manifest = {
   slug: "media.transcode",
   family: "media",
   title: "Convert audio or video",
-  description: "Converts audio to MP3, Ogg Vorbis, Opus, WAV or FLAC, and video to MP4 (H.264 with AAC audio) or WebM (VP8/VP9 with Vorbis audio), optionally scaling video down and setting the bitrate. Runs ffmpeg compiled to WebAssembly.",
+  description: "Converts audio to MP3, Ogg Vorbis, Opus, WAV or FLAC, and video to MP4 (H.264 with AAC audio) or WebM (VP8 with Vorbis audio), optionally scaling video down and setting the bitrate. Runs ffmpeg compiled to WebAssembly.",
   io: { accepts: ["wav", "mp3", "ogg", "opus", "flac", "mp4", "webm"], produces: ["mp3", "ogg", "opus", "wav", "flac", "mp4", "webm"] },
   params,
   deterministic: true,

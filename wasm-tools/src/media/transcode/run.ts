@@ -27,10 +27,11 @@ function scaleFilter(maxWidth: number | undefined): string {
 
 /** ffmpeg arguments (after the input) for `params`. Exported for tests. */
 export function encodeArgs(params: Params): string[] {
-  const { to, bitrateKbps, maxWidth, webmCodec } = params;
+  const { to, bitrateKbps, maxWidth } = params;
   if (isAudio(to)) {
     const target = AUDIO[to];
-    const kbps = target.defaultKbps === undefined ? undefined : Math.min(512, bitrateKbps ?? target.defaultKbps);
+    if (bitrateKbps !== undefined && bitrateKbps > 512) throw new ToolError("PARAMS_INVALID", `Invalid params: bitrateKbps: audio bitrates go up to 512 (got ${bitrateKbps})`);
+    const kbps = target.defaultKbps === undefined ? undefined : (bitrateKbps ?? target.defaultKbps);
     return ["-map", "0:a:0", "-vn", "-sn", "-dn", ...target.codec, ...(kbps ? ["-b:a", `${kbps}k`] : []), "-f", target.muxer];
   }
   const common = ["-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn", "-vf", scaleFilter(maxWidth)];
@@ -38,9 +39,10 @@ export function encodeArgs(params: Params): string[] {
     const rate = bitrateKbps ? ["-b:v", `${bitrateKbps}k`] : ["-crf", "23"];
     return [...common, "-c:v", "libx264", "-preset", "veryfast", ...rate, "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4"];
   }
-  const codec = webmCodec === "vp9" ? ["-c:v", "libvpx-vp9", "-row-mt", "0"] : ["-c:v", "libvpx"];
-  const rate = bitrateKbps ? ["-b:v", `${bitrateKbps}k`] : webmCodec === "vp9" ? ["-crf", "33", "-b:v", "0"] : ["-crf", "10", "-b:v", "1M"];
-  return [...common, ...codec, "-deadline", "realtime", "-cpu-used", "8", ...rate, "-c:a", "libvorbis", "-b:a", "128k", "-f", "webm"];
+  // VP8: this core's VP9 encoder (libvpx-vp9) dies with "memory access out of bounds" on every
+  // input (upstream ffmpeg.wasm issue 679), so WebM is VP8 + Vorbis.
+  const rate = bitrateKbps ? ["-b:v", `${bitrateKbps}k`] : ["-crf", "10", "-b:v", "1M"];
+  return [...common, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", ...rate, "-c:a", "libvorbis", "-b:a", "128k", "-f", "webm"];
 }
 
 const EXT: Record<Target, string> = { mp3: "mp3", ogg: "ogg", opus: "opus", wav: "wav", flac: "flac", mp4: "mp4", webm: "webm" };

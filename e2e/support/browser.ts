@@ -1,0 +1,26 @@
+/**
+ * Debian's Chromium driven by playwright-core (Playwright's own browser downloads do not work
+ * here), started with the flags this machine needs: no sandbox as root, no GPU, and none of the
+ * background connections a closed network refuses. Playwright gives each launch a fresh profile.
+ */
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+/** A headless Chromium, or a clear error when it is not installed. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (npm test does) or set CHROMIUM_PATH`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}

@@ -1,0 +1,75 @@
+/**
+ * The web app as a person uses it, found by role and label: choose files, choose a tool, set
+ * its options, run, and collect the downloads.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+
+export const WEB_DIST = join(import.meta.dir, "..", "..", "web", "dist");
+
+/** Fails early, with the fix, when the web app was not built. */
+export function requireWebBuild(): void {
+  if (!existsSync(join(WEB_DIST, "index.html"))) throw new Error(`${WEB_DIST} is missing: build it with \`cd web && bun run build\` (npm test does)`);
+}
+
+export interface FileSpec {
+  name: string;
+  mime: string;
+  bytes: Uint8Array;
+}
+
+export interface Download {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** The label the params form gives `key` (kept in step with web/src/components/params-form.ts). */
+export function paramLabel(key: string): string {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Sets each param through its form control (select, checkbox, number or text box, JSON box). */
+export async function fillParams(page: Page, params: Record<string, unknown>): Promise<void> {
+  const options = page.getByRole("group", { name: "Options" });
+  for (const [key, value] of Object.entries(params)) {
+    const label = paramLabel(key);
+    const plain = options.getByLabel(label, { exact: true });
+    const control = (await plain.count()) > 0 ? plain : options.getByLabel(`${label} (JSON)`, { exact: true });
+    const kind = await control.evaluate((el) => (el instanceof HTMLSelectElement ? "select" : el instanceof HTMLTextAreaElement ? "json" : (el as HTMLInputElement).type));
+    if (kind === "select") await control.selectOption({ label: String(value) });
+    else if (kind === "checkbox") await control.setChecked(Boolean(value));
+    else if (kind === "json") await control.fill(JSON.stringify(value));
+    else await control.fill(String(value));
+  }
+}
+
+/** Chooses `files` and `slug`, sets `params`, and presses Run (does not wait for the end). */
+export async function startTool(page: Page, files: FileSpec[], slug: string, params: Record<string, unknown>): Promise<void> {
+  await page.getByLabel("Files").setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })));
+  await page.getByLabel("Tool").selectOption(slug);
+  await fillParams(page, params);
+  await page.getByRole("button", { name: "Run" }).click();
+}
+
+/** Waits for the run to end: the status says Done (returns), or an alert says why not (throws). */
+export async function waitForDone(page: Page, timeoutMs = 60_000): Promise<void> {
+  const status = page.getByRole("status");
+  const alert = page.getByRole("alert");
+  await page.waitForFunction(() => /^(Done|Failed|Cancelled)/.test(document.querySelector("[role=status]")?.textContent ?? ""), null, { timeout: timeoutMs });
+  const text = (await status.textContent()) ?? "";
+  if (!text.startsWith("Done")) throw new Error(`the run ended with "${text}": ${(await alert.textContent()) ?? ""}`);
+}
+
+/** Clicks every download link under Results and returns the files, in order. */
+export async function downloadResults(page: Page): Promise<Download[]> {
+  const links = page.getByRole("region", { name: "Results" }).getByRole("link");
+  const out: Download[] = [];
+  for (let i = 0; i < (await links.count()); i++) {
+    const [download] = await Promise.all([page.waitForEvent("download"), links.nth(i).click()]);
+    const path = await download.path();
+    out.push({ name: download.suggestedFilename(), bytes: new Uint8Array(readFileSync(path)) });
+  }
+  return out;
+}

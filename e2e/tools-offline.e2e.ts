@@ -1,0 +1,121 @@
+/**
+ * Every registered tool family runs in the browser with the network cut. The page loads from
+ * the real server and keeps itself for offline use; then the browser goes offline and the
+ * server stops, and one tool per family runs in the Web Worker through the UI. Each download
+ * must equal what the server produced for the same inputs and params through the API: the same
+ * bytes for deterministic tools, else the same structure. One row per tool below; a family
+ * that is registered without a row fails the coverage test.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { ToolFamily } from "@vektor/shared/tools/manifest";
+import { listManifests } from "@vektor/wasm-tools";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../server/test/harness";
+import { launchChromium } from "./support/browser";
+import { fixtureFile, makePdf } from "./support/inputs";
+import { runOnServer } from "./support/server";
+import { downloadResults, requireWebBuild, startTool, waitForDone, type Download, type FileSpec } from "./support/web";
+
+interface Row {
+  family: ToolFamily;
+  slug: string;
+  files: () => Promise<FileSpec[]>;
+  params: Record<string, unknown>;
+  /** `bytes`: deterministic tools; a function: the structural check for the others. */
+  same: "bytes" | ((browser: Download, server: Download) => void);
+}
+
+const ROWS: Row[] = [
+  {
+    family: "pdf",
+    slug: "pdf.compress",
+    files: async () => [{ name: "report.pdf", mime: "application/pdf", bytes: await makePdf(3, "Offline compress") }],
+    params: { level: 9 },
+    same: "bytes",
+  },
+  {
+    family: "pdf",
+    slug: "pdf.merge",
+    files: async () => [
+      { name: "a.pdf", mime: "application/pdf", bytes: await makePdf(2, "First") },
+      { name: "b.pdf", mime: "application/pdf", bytes: await makePdf(1, "Second") },
+    ],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "pointcloud",
+    slug: "pointcloud.laz-to-las",
+    files: async () => [fixtureFile("pointcloud/autzen_trim.laz", "application/vnd.laszip")],
+    params: {},
+    same: "bytes",
+  },
+];
+
+const registered = new Set(listManifests().map((m) => m.slug));
+const families = new Set(listManifests().map((m) => m.family));
+const active = ROWS.filter((row) => registered.has(row.slug));
+
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const inputs = new Map<string, FileSpec[]>();
+const serverOutputs = new Map<string, Download[]>();
+
+beforeAll(async () => {
+  requireWebBuild();
+  srv = await startTestServer();
+  // The server's outputs first: once the browser is offline, the server is stopped.
+  const client = await srv.user();
+  for (const row of active) {
+    const files = await row.files();
+    inputs.set(row.slug, files);
+    serverOutputs.set(row.slug, await runOnServer(client, row.slug, files, row.params));
+  }
+  browser = await launchChromium();
+  context = await browser.newContext({ acceptDownloads: true });
+  page = await context.newPage();
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || msg.type() === "warning") console.log(`[browser ${msg.type()}] ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  await page.goto(srv.url);
+  await page.getByText("Ready to work offline.").waitFor({ timeout: 60_000 });
+  await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+  await context.setOffline(true);
+  await srv.close();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("tools in the browser, offline", () => {
+  test("every registered family has a row", () => {
+    const covered = new Set(active.map((row) => row.family));
+    expect([...families].filter((f) => !covered.has(f))).toEqual([]);
+  });
+
+  test("the network is cut", async () => {
+    const answer = await page.evaluate(() => fetch("/api/health").then(() => "reached", () => "unreachable"));
+    expect(answer).toBe("unreachable");
+  });
+
+  for (const row of ROWS) {
+    test.skipIf(!registered.has(row.slug))(`${row.family}: ${row.slug} gives what the server gives`, async () => {
+      await startTool(page, inputs.get(row.slug)!, row.slug, row.params);
+      await waitForDone(page);
+      expect(await page.getByLabel("Progress").evaluate((el) => (el as HTMLProgressElement).value)).toBe(100);
+      const got = await downloadResults(page);
+      const want = serverOutputs.get(row.slug)!;
+      expect(got.map((d) => d.name)).toEqual(want.map((d) => d.name));
+      got.forEach((download, i) => {
+        if (row.same === "bytes") {
+          expect(download.bytes.length).toBe(want[i].bytes.length);
+          expect(Bun.hash(download.bytes)).toBe(Bun.hash(want[i].bytes));
+        } else row.same(download, want[i]);
+      });
+    }, 90_000);
+  }
+});

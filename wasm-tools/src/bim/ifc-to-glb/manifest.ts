@@ -1,0 +1,25 @@
+/** bim.ifc-to-glb: an IFC building model as a GLB scene (one mesh per element, grouped by storey). */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+
+export const params = Type.Object(
+  {
+    coordinateToOrigin: Type.Boolean({
+      default: false,
+      description: "Move the model next to the origin. Use it for georeferenced models whose large coordinates lose precision in GLB's 32-bit floats.",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "bim.ifc-to-glb",
+  family: "bim",
+  title: "IFC to GLB",
+  description: "Converts an IFC building model (IFC2X3, IFC4, IFC4X3) into a GLB (glTF binary) scene: one mesh per building element with its IFC colours, named after the element, grouped under project, site, building and storey nodes, with each element's GlobalId and IFC type in its extras. Metres, Y up.",
+  io: { accepts: ["ifc"], produces: ["glb"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000 },
+} satisfies ToolManifest;
