@@ -118,4 +118,22 @@ describe("tools in the browser, offline", () => {
       });
     }, 90_000);
   }
+
+  test("a run shows progress and can be cancelled; the tool works again afterwards", async () => {
+    const long = { name: "long.pdf", mime: "application/pdf", bytes: await makePdf(60, "Long") };
+    await startTool(page, [long], "pdf.render-png", { dpi: 300 });
+    await page.getByRole("status").filter({ hasText: /: page \d+$/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("status").filter({ hasText: "Cancelled." }).waitFor({ timeout: 10_000 });
+    const progress = await page.getByLabel("Progress").evaluate((el) => (el as HTMLProgressElement).value);
+    expect(progress).toBeGreaterThan(0);
+    expect(progress).toBeLessThan(100);
+    expect(await page.getByRole("button", { name: "Run" }).isEnabled()).toBe(true);
+
+    await startTool(page, [{ name: "short.pdf", mime: "application/pdf", bytes: await makePdf(1, "Short") }], "pdf.render-png", { dpi: 72 });
+    await waitForDone(page);
+    const [png] = await downloadResults(page);
+    expect(png.name).toBe("short-p1.png");
+    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  }, 90_000);
 });

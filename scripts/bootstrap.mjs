@@ -54,4 +54,6 @@ if (!scripts[command]) {
 }
 ensureBun();
 ensureDependencies();
+// The server serves web/dist: build it when it is missing or older than its sources.
+if (command === "start" && run(process.execPath, [join(root, "web", "scripts", "ensure-build.mjs")], { env: { ...process.env, BUN_BIN: bun } }) !== 0) console.warn("[setup] the web app did not build; the server starts without it");
 process.exit(run(bun, ["run", ...scripts[command], ...rest], { env: { ...process.env, BUN_BIN: bun } }));

@@ -13,7 +13,7 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 const bun = process.execPath;
 /** Debian packages the tests read outputs with (independent checkers). */
-const DEBIAN_TOOLS: Record<string, string> = { qpdf: "qpdf", pdfinfo: "poppler-utils" };
+const DEBIAN_TOOLS: Record<string, string> = { qpdf: "qpdf", pdfinfo: "poppler-utils", ffprobe: "ffmpeg", ogrinfo: "gdal-bin" };
 
 type Totals = { passed: number; failed: number };
 const totals: Totals = { passed: 0, failed: 0 };
@@ -91,22 +91,47 @@ async function startPostgres(): Promise<{ url: string; stop: () => void } | null
   };
 }
 
+/** Paths under e2e/ pick browser specs; every other path goes to bun test as before. */
+const isE2e = (path: string) => /^(\.\/)?e2e(\/|$)/.test(path);
+
+/**
+ * Browser end-to-end specs (e2e/*.e2e.ts, a name bun test does not pick up by itself): Debian's
+ * Chromium when it is missing, a web build when web/dist is missing or stale, then bun test on
+ * the spec files (all of them, or the ones named).
+ */
+async function browserE2e(paths: string[]): Promise<void> {
+  if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) aptInstall(["chromium"]);
+  const build = spawnSync(bun, [join(root, "web", "scripts", "ensure-build.mjs")], { cwd: root, stdio: "inherit", env: { ...process.env, BUN_BIN: bun } });
+  if (build.status !== 0) {
+    console.error("[test] the web app did not build: the browser specs count as failed");
+    totals.failed += 1;
+    return;
+  }
+  const named = paths.filter((p) => p.endsWith(".e2e.ts")).map((p) => `./${p.replace(/^\.\//, "")}`);
+  const specs = named.length ? named : readdirSync(join(root, "e2e")).filter((f) => f.endsWith(".e2e.ts")).sort().map((f) => `./e2e/${f}`);
+  await bunTest("browser end-to-end (Chromium)", specs);
+}
+
 aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg));
 
-const only = process.argv.slice(2);
-await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
+const only = process.argv.slice(2).filter((p) => !isE2e(p));
+const e2eArgs = process.argv.slice(2).filter(isE2e);
+const e2eOnly = e2eArgs.length > 0 && only.length === 0;
+if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
 
-const pg = await startPostgres();
+const pg = e2eOnly ? null : await startPostgres();
 if (pg) {
   try {
     await bunTest("HTTP integration (PostgreSQL)", ["server/test"], { TEST_DATABASE_URL: pg.url });
   } finally {
     pg.stop();
   }
-} else {
+} else if (!e2eOnly) {
   console.error("[test] could not start PostgreSQL: the Postgres run counts as failed");
   totals.failed += 1;
 }
+
+if (process.argv.length === 2 || e2eArgs.length > 0) await browserE2e(e2eArgs);
 
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);

@@ -88,12 +88,34 @@ function startWorker(s: Services) {
   };
 }
 
+/** Retention every 10 minutes, in every process that does background work. */
+function startRetention(s: Services) {
+  if (s.env.role === "api") return null;
+  const files = new FileService(s);
+  return setInterval(() => files.runRetention(new Date()).catch((err) => s.log.error({ err }, "retention failed")), RETENTION_EVERY_MS);
+}
+
+/** ROLE=worker: the queue and retention, no HTTP; several can share one Postgres with the API. */
+export async function startWorkerProcess(env: Env): Promise<{ services: Services; stop(): Promise<void> }> {
+  const services = await buildServices(env);
+  const retention = startRetention(services);
+  const worker = startWorker(services);
+  services.log.info({ workers: env.toolWorkers, database: services.database.kind }, "worker started");
+  return {
+    services,
+    async stop() {
+      if (retention) clearInterval(retention);
+      await worker?.stop();
+      await services.database.close();
+    },
+  };
+}
+
 export async function startServer(env: Env): Promise<Running> {
   const services = await buildServices(env);
   const app = createApp(services);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
-  const files = new FileService(services);
-  const retention = env.role === "api" ? null : setInterval(() => files.runRetention(new Date()).catch((err) => services.log.error({ err }, "retention failed")), RETENTION_EVERY_MS);
+  const retention = startRetention(services);
   const worker = startWorker(services);
   services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");
   return {

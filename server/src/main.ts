@@ -1,9 +1,14 @@
-/** `npm start`: the service on the environment's settings, stopped gracefully on SIGTERM/SIGINT. */
-import { startServer } from "./boot";
+/**
+ * `npm start`: the service on the environment's settings (ROLE=all by default; ROLE=api serves
+ * HTTP only; ROLE=worker runs the job queue only), stopped gracefully on SIGTERM/SIGINT.
+ */
+import { startServer, startWorkerProcess } from "./boot";
 import { readEnv } from "./env";
 
-const running = await startServer(readEnv());
-console.log(`Vektor is running at ${running.url} (API reference: ${running.url}/docs)`);
+const env = readEnv();
+const running = env.role === "worker" ? await startWorkerProcess(env) : await startServer(env);
+if ("url" in running) console.log(`Vektor is running at ${running.url} (API reference: ${running.url}/docs)`);
+else console.log(`Vektor worker is running (${env.toolWorkers} tool workers)`);
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {

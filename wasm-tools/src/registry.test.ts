@@ -18,9 +18,9 @@ const manifest = (over: Partial<ToolManifest> = {}): ToolManifest => ({
 const entry = (over: Partial<ToolManifest> = {}): ToolEntry => ({ manifest: manifest(over), load: async () => ({ run: async () => [] }) });
 
 describe("registry", () => {
-  test("lists the PDF and point-cloud tools, each found by its slug", () => {
+  test("lists every registered tool, each found by its slug", () => {
     const slugs = listManifests().map((m) => m.slug);
-    expect(slugs).toEqual([
+    expect([...slugs].sort()).toEqual([
       "pdf.compress",
       "pdf.merge",
       "pdf.split",
@@ -32,7 +32,12 @@ describe("registry", () => {
       "pointcloud.laz-to-las",
       "pointcloud.decimate",
       "pointcloud.convert",
-    ]);
+      "pcb.gerber-to-svg",
+      "pcb.render-board",
+      "pcb.info",
+      "media.transcode",
+      "media.thumbnail",
+    ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();
   });

@@ -12,9 +12,9 @@ import { pointcloudTools } from "./pointcloud/index";
 // ── other families: one import line each ───────────────────────────────────────────────────
 // import { cadTools } from "./cad/index";
 // import { gisTools } from "./gis/index";
-// import { pcbTools } from "./pcb/index";
+import { pcbTools } from "./pcb/index";
 // import { bimTools } from "./bim/index";
-// import { mediaTools } from "./media/index";
+import { mediaTools } from "./media/index";
 
 /** A tool: its manifest (data, cheap to import) and a loader for its run module (pulls in WASM glue). */
 export interface ToolEntry {
@@ -33,9 +33,9 @@ export const TOOL_ENTRIES: readonly ToolEntry[] = checkRegistry([
   // ── other families: one spread line each ──
   // ...cadTools,
   // ...gisTools,
-  // ...pcbTools,
+  ...pcbTools,
   // ...bimTools,
-  // ...mediaTools,
+  ...mediaTools,
 ]);
 
 const bySlug = new Map(TOOL_ENTRIES.map((entry) => [entry.manifest.slug, entry]));

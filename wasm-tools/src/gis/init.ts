@@ -56,8 +56,14 @@ const engine = lazyOnce(async (): Promise<Gdal> => {
         ...options,
         print: () => {},
         printErr: print,
-        // The file packager takes the data package from here instead of fetching it itself.
-        getPreloadedPackage: () => packageBytes,
+        // The file packager takes the data package from here instead of fetching it itself; it
+        // knows the package's size, so a file from another gdal3.js version is caught here.
+        getPreloadedPackage: (_name: string, size: number) => {
+          if (size && packageBytes.byteLength !== size) {
+            throw new Error(`${GDAL_DATA.file} has ${packageBytes.byteLength} bytes, this gdal3.js build expects ${size} (a file from another version?)`);
+          }
+          return packageBytes;
+        },
         preRun: [
           ({ ENV }: { ENV: Record<string, string> }) => {
             ENV.PROJ_LIB = "/usr/share/proj";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { hexColor } from "./color";
+import { hexColor, linearToSrgb, srgbToLinear } from "./color";
 import { writeGlb } from "./glb";
 import { formatNumber, writeObj } from "./obj";
 import { refReadGlb, refReadObj, refReadStl, validateGlb } from "./reference";
@@ -133,4 +133,16 @@ test("hexColor turns linear RGB into sRGB hex", () => {
   expect(hexColor({ r: 1, g: 0, b: 0, a: 1 })).toBe("#ff0000");
   expect(hexColor({ r: 0.603827, g: 0.603827, b: 0.603827, a: 1 })).toBe("#cccccc");
   expect(hexColor({ r: 0.1, g: 0.3, b: 2, a: 1 })).toBe("#5995ff"); // 89.04, 148.88, clamped
+});
+
+test("the sRGB curve matches Math.pow closely and round-trips", () => {
+  for (let i = 0; i <= 1000; i++) {
+    const c = i / 1000;
+    const reference = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    expect(Math.abs(srgbToLinear(c) - reference)).toBeLessThan(1e-12);
+    expect(Math.abs(linearToSrgb(srgbToLinear(c)) - c)).toBeLessThan(1e-12);
+  }
+  expect(srgbToLinear(0.8)).toBeCloseTo(0.603827, 6);
+  expect(srgbToLinear(1)).toBe(1);
+  expect(srgbToLinear(0)).toBe(0);
 });

@@ -13,8 +13,9 @@ const PURPOSE = "gis.reproject";
 
 export const run: ToolRun<Params> = async ([input], params, ctx) =>
   withGdal(ctx, (op) => {
-    assertKnownEpsg(op, params.to, "to");
-    if (params.from !== undefined) assertKnownEpsg(op, params.from, "from");
+    for (const [param, code] of Object.entries({ to: params.to, from: params.from })) {
+      if (code !== undefined) assertKnownEpsg(op, code, param);
+    }
     const format = detectFormat(input, REPROJECT_FORMATS, PURPOSE);
     ctx.onProgress(0.1, "transforming");
     return format === "geotiff" ? reprojectRaster(op, input, params) : reprojectVector(op, input, format, params);

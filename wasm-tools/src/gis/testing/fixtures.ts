@@ -3,6 +3,7 @@
  * properties, in EPSG:4326), CSV with x/y or WKT columns, and GeoTIFFs that the engine itself
  * makes from an ASCII grid (gdal_translate -a_srs), so the tests need no files from outside.
  */
+import "../../testing/node-host"; // the engine's WASM and data come from node_modules, as on the server
 import { loadGdal } from "../init";
 
 /** A GeoJSON Feature. */

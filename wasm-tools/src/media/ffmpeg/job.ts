@@ -13,6 +13,15 @@ export function inputFileName(name: string): string {
 }
 
 /**
+ * ffmpeg demuxers a tool may open (`-format_whitelist`, an input option). Without it ffmpeg also
+ * "reads" plain text (the tty demuxer renders it as video) and many other non-media formats.
+ */
+export const DEMUXERS = {
+  audioOrVideo: "wav,mp3,ogg,flac,mov,matroska",
+  video: "mov,matroska,ogg",
+} as const;
+
+/**
  * A log-line listener that turns `time=` against the input's `Duration:` into progress between
  * `from` and `to` (fractions of the whole run).
  */
@@ -28,6 +37,8 @@ export function progressFromLog(ctx: RunContext, from: number, to: number, messa
 
 /** Turns a failed ffmpeg run into a ToolError: the input's fault (INPUT_INVALID) or ffmpeg's (TOOL_FAILED). */
 export function failure(inputName: string, result: ExecResult, what: string, fileName = inputFileName(inputName)): ToolError {
+  const rejected = result.log.map((l) => /\[(\w+) @ 0x[0-9a-f]+\] Format not on whitelist/.exec(l)?.[1]).find(Boolean);
+  if (rejected) return new ToolError("INPUT_INVALID", `"${inputName}" is not ${what} in a supported format (ffmpeg detected "${rejected}")`);
   const { inputProblem, summary: raw } = summariseFailure(result.log);
   // ffmpeg prefixes the in-memory name and `[demuxer @ 0x...]`, which mean nothing to the user
   const summary = raw.replaceAll(`${fileName}: `, "").replace(/\[[^\]]* @ 0x[0-9a-f]+\] /g, "");

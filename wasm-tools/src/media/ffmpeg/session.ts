@@ -49,6 +49,7 @@ export class FfmpegSession {
   static async open(ctx: Pick<RunContext, "signal">): Promise<FfmpegSession> {
     if (ctx.signal.aborted) throw new ToolError("CANCELLED", "The run was cancelled");
     const module = await loadFfmpegModule();
+    if (ctx.signal.aborted) throw new ToolError("CANCELLED", "The run was cancelled"); // aborted while compiling
     const session = new FfmpegSession(createJobWorker(), ctx.signal);
     try {
       await session.request({ type: "init", module });

@@ -46,9 +46,11 @@ describe("media.thumbnail", () => {
 
   test("rejects a time past the end, audio-only files and non-media bytes clearly", async () => {
     await expectToolError(runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { atSeconds: 5 }), "PARAMS_INVALID", /atSeconds: 5 s is past the end of the video \(2\.00 s\)/);
-    await expectToolError(runMedia("media.thumbnail", [{ name: "tone.wav", bytes: makeWav({ seconds: 1 }) }]), "INPUT_INVALID", /has no video stream/);
     const random = new Uint8Array(8192).map((_, i) => (i * 2654435761) >>> 24);
     await expectToolError(runMedia("media.thumbnail", [{ name: "x.mp4", bytes: random }]), "INPUT_INVALID", /"x\.mp4" could not be read as a video \(ffmpeg: moov atom not found; Invalid data found/);
+    const text = new TextEncoder().encode("Minutes of the meeting\n".repeat(50));
+    await expectToolError(runMedia("media.thumbnail", [{ name: "notes.txt", bytes: text }]), "INPUT_INVALID", /"notes\.txt" is not a video in a supported format \(ffmpeg detected "tty"\)/);
+    await expectToolError(runMedia("media.thumbnail", [{ name: "tone.wav", bytes: makeWav({ seconds: 1 }) }]), "INPUT_INVALID", /"tone\.wav" is not a video in a supported format \(ffmpeg detected "wav"\)/);
     await expectToolError(runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { format: "gif" }), "PARAMS_INVALID", /format/);
   }, 30_000);
 });

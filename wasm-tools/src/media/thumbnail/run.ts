@@ -5,7 +5,7 @@
  */
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
 import { checkpoint, output, stem } from "../../runtime/context";
-import { failure, inputFileName } from "../ffmpeg/job";
+import { DEMUXERS, failure, inputFileName } from "../ffmpeg/job";
 import { parseInput } from "../ffmpeg/log";
 import { withFfmpeg } from "../ffmpeg/session";
 import type { Params } from "./manifest";
@@ -22,7 +22,7 @@ export const run: ToolRun<Params> = async ([input], params, ctx) => {
   return withFfmpeg(ctx, async (ffmpeg) => {
     await ffmpeg.write(source, input.bytes);
     ctx.onProgress(0.1, "reading the video's header");
-    const probe = await ffmpeg.exec(["-hide_banner", "-i", source]); // exits 1 ("no output file") after printing the header
+    const probe = await ffmpeg.exec(["-hide_banner", "-format_whitelist", DEMUXERS.video, "-i", source]); // exits 1 ("no output file") after printing the header
     const info = parseInput(probe.log);
     if (!info.video) {
       if (!info.audio && !info.duration) throw failure(input.name, probe, "a video");
@@ -40,6 +40,8 @@ export const run: ToolRun<Params> = async ([input], params, ctx) => {
       "-hide_banner",
       "-ss",
       at.toFixed(3),
+      "-format_whitelist",
+      DEMUXERS.video,
       "-i",
       source,
       "-map",

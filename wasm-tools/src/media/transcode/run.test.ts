@@ -81,10 +81,12 @@ describe("media.transcode", () => {
     }
   }, 60_000);
 
-  test("random bytes and a PDF are INPUT_INVALID with ffmpeg's reason; a truncated WAV gives a shorter file", async () => {
+  test("random bytes, a PDF and plain text are INPUT_INVALID with ffmpeg's reason; a truncated WAV gives a shorter file", async () => {
     const random = new Uint8Array(8192).map((_, i) => (i * 2654435761) >>> 24);
     await expectToolError(runMedia("media.transcode", [{ name: "noise.wav", bytes: random }], { to: "mp3" }), "INPUT_INVALID", /"noise\.wav" could not be read as audio or video \(ffmpeg: Invalid data found/);
     await expectToolError(runMedia("media.transcode", [{ name: "doc.mp3", bytes: await makeTextPdf(1) }], { to: "wav" }), "INPUT_INVALID", /"doc\.mp3" could not be read/);
+    const text = new TextEncoder().encode("Minutes of the meeting\n".repeat(50)); // ffmpeg's tty demuxer would render it as video
+    await expectToolError(runMedia("media.transcode", [{ name: "notes.txt", bytes: text }], { to: "mp4" }), "INPUT_INVALID", /"notes\.txt" is not audio or video in a supported format \(ffmpeg detected "tty"\)/);
     const truncated = tone.slice(0, Math.floor(tone.length * 0.4)); // header still says 3 s
     const [out] = await runMedia("media.transcode", [{ name: "cut.wav", bytes: truncated }], { to: "mp3" });
     near(ffprobe(out.bytes, out.name).format.duration, 1.2);

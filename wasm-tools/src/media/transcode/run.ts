@@ -2,7 +2,7 @@
 import type { FormatId } from "@vektor/shared/formats";
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
 import { output, stem } from "../../runtime/context";
-import { failure, inputFileName, progressFromLog } from "../ffmpeg/job";
+import { DEMUXERS, failure, inputFileName, progressFromLog } from "../ffmpeg/job";
 import { withFfmpeg } from "../ffmpeg/session";
 import { AUDIO_TARGETS, type Params } from "./manifest";
 
@@ -55,7 +55,7 @@ export const run: ToolRun<Params> = async ([input], params, ctx) => {
     await ffmpeg.write(source, input.bytes);
     ctx.onProgress(0.02, "converting");
     // -fflags +bitexact: no version strings, no random stream ids/serials, so output is reproducible
-    const args = ["-hide_banner", "-i", source, ...encodeArgs(params), "-fflags", "+bitexact", target];
+    const args = ["-hide_banner", "-format_whitelist", DEMUXERS.audioOrVideo, "-i", source, ...encodeArgs(params), "-fflags", "+bitexact", target];
     const result = await ffmpeg.exec(args, progressFromLog(ctx, 0.02, 0.98, "converting"));
     const noStream = result.log.find((l) => /Stream map '0:[av]:0' matches no streams/.test(l));
     if (noStream) throw new ToolError("INPUT_INVALID", `"${input.name}" has no ${kind} stream to convert to ${params.to.toUpperCase()}`);

@@ -1,0 +1,93 @@
+/**
+ * The server serves the built web app: MIME types (WASM as application/wasm), a year's cache
+ * for hashed assets and revalidation for the rest, index.html for page paths, API paths left to
+ * the API (an unknown one is still the JSON NOT_FOUND envelope), and without a build a short
+ * page that says how to make one.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { staticSite } from "../server/src/http/static";
+import { startTestServer, type TestServer } from "../server/test/harness";
+import { requireWebBuild, WEB_DIST } from "./support/web";
+
+let srv: TestServer;
+beforeAll(async () => {
+  requireWebBuild();
+  srv = await startTestServer();
+});
+afterAll(() => srv?.close());
+
+const get = (path: string, init?: RequestInit) => fetch(srv.url + path, init);
+
+describe("the web app on the server", () => {
+  test("/ is the page, revalidated on every visit", async () => {
+    const res = await get("/");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(await res.text()).toContain('<div id="app">');
+  });
+
+  test("hashed assets: their MIME types and a year's immutable cache", async () => {
+    const assets = readdirSync(join(WEB_DIST, "assets"));
+    const want: Record<string, string> = { ".wasm": "application/wasm", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
+    for (const [ext, mime] of Object.entries(want)) {
+      const name = assets.find((f) => f.endsWith(ext));
+      expect(name).toBeDefined();
+      const res = await get(`/assets/${name}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe(mime);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      if (ext === ".wasm") expect(WebAssembly.validate(new Uint8Array(await res.arrayBuffer()))).toBe(true);
+      else await res.arrayBuffer();
+    }
+  });
+
+  test("the service worker is served from the root and revalidated", async () => {
+    const res = await get("/sw.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    const body = await res.text();
+    expect(body).not.toContain("__VEKTOR_PRECACHE_MANIFEST__");
+    expect(body).toContain(".wasm");
+  });
+
+  test("page paths fall back to index.html; missing files are 404", async () => {
+    const page = await get("/some/page");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app">');
+    for (const path of ["/assets/nothing-123.js", "/missing.png", "/../package.json"]) {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      await res.arrayBuffer();
+    }
+  });
+
+  test("API, docs, OpenAPI and status keep their own routes; unknown API paths stay JSON 404", async () => {
+    expect((await get("/api/health")).status).toBe(200);
+    expect((await get("/openapi.json")).headers.get("content-type")).toContain("application/json");
+    expect((await get("/status")).status).toBe(200);
+    expect((await get("/docs")).status).toBe(200);
+    expect((await get("/api/auth/get-session")).status).toBe(200);
+    for (const [method, path] of [["GET", "/api/nothing"], ["GET", "/docs/nothing"], ["POST", "/"]]) {
+      const res = await get(path, { method, headers: { origin: srv.url } });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "No such route" } });
+    }
+  });
+
+  test("without a build, / says how to build the web app", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "vektor-no-web-"));
+    try {
+      const res = await staticSite({ dir: empty }).handle(new Request("http://127.0.0.1/"));
+      expect(res.status).toBe(503);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(await res.text()).toContain("web app is not built");
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
