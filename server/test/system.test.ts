@@ -69,6 +69,7 @@ describe("rate limiting", () => {
   test("over ratelimit.per_minute a caller gets 429 with Retry-After; others are unaffected", async () => {
     const a = await srv.admin();
     const c = await srv.user();
+    const p = await c.t.call<{ uploadUrl: string }>("POST", "/api/files/presign-upload", { filename: "a.bin", mime: "application/octet-stream", size: 3 });
     await a.admin.setConfig("platform_configs", { "ratelimit.per_minute": 5 });
     try {
       const statuses: number[] = [];
@@ -84,6 +85,11 @@ describe("rate limiting", () => {
       expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
       expect(Number(retryAfter)).toBeGreaterThan(0);
       expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+      // Signed transfers are not counted: this caller's address is over the limit, yet a PUT works.
+      const anon = srv.anon();
+      for (let i = 0; i < 6; i++) await (await anon.t.fetch("/status")).arrayBuffer();
+      expect((await anon.t.fetch("/status")).status).toBe(429);
+      expect((await fetch(p.uploadUrl, { method: "PUT", body: "abc" })).status).toBe(200);
     } finally {
       srv.services.limiter.hit("reset", 1, 0); // a new window forgets the counts
       await a.admin.setConfig("platform_configs", { "ratelimit.per_minute": 600 });

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { Plugin } from "vite";
 
 /** The token in src/sw.ts that the list replaces (a string literal, any quote style). */
@@ -28,7 +28,7 @@ export function precacheManifest(): Plugin {
     name: "vektor:precache-manifest",
     apply: "build",
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     closeBundle() {
       const files = walk(outDir).filter((f) => !SKIP(f)).sort();
