@@ -178,3 +178,53 @@ describe("jobs", () => {
     expect(typeof (await srv.anon().status()).queueDepth).toBe("number");
   });
 });
+
+/** A 1-second 440 Hz mono WAV, written in code. */
+function wav(seconds = 1, rate = 16000): Uint8Array<ArrayBuffer> {
+  const samples = seconds * rate;
+  const buf = new ArrayBuffer(44 + samples * 2);
+  const v = new DataView(buf);
+  const text = (o: number, s: string) => [...s].forEach((ch, i) => v.setUint8(o + i, ch.charCodeAt(0)));
+  text(0, "RIFF");
+  v.setUint32(4, 36 + samples * 2, true);
+  text(8, "WAVEfmt ");
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  text(36, "data");
+  v.setUint32(40, samples * 2, true);
+  for (let i = 0; i < samples; i++) v.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12000), true);
+  return new Uint8Array(buf);
+}
+
+describe("other families on the server", () => {
+  test("media.transcode WAV -> MP3 (ffprobe reads it) and PCB render-board of a real board", async () => {
+    const c = await srv.user();
+    const f = await c.files.upload(new Blob([wav(1)]), { filename: "tone.wav", mime: "audio/wav" });
+    const job = await c.t.call<Job>("POST", "/api/tools/media.transcode", { fileIds: [f.fileId], params: { to: "mp3" } });
+    expect(job.status).toBe("succeeded");
+    const mp3 = new Uint8Array(await (await c.files.download(job.outputs[0].fileId)).arrayBuffer());
+    const path = join(tmp, "tone.mp3");
+    writeFileSync(path, mp3);
+    const probe = JSON.parse(spawnSync("ffprobe", ["-v", "error", "-show_streams", "-show_format", "-of", "json", path], { encoding: "utf8" }).stdout);
+    expect(probe.streams[0].codec_name).toBe("mp3");
+    expect(Math.abs(Number(probe.format.duration) - 1)).toBeLessThan(0.2);
+
+    const { zipSync } = await import("fflate");
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const boardDir = join(import.meta.dir, "..", "node_modules", "@tracespace", "fixtures", "boards", "arduino-uno");
+    const files = Object.fromEntries(readdirSync(boardDir).filter((n) => !n.endsWith(".json") && !n.endsWith(".md")).map((n) => [n, new Uint8Array(readFileSync(join(boardDir, n)))]));
+    const zip = zipSync(files);
+    const board = await c.files.upload(new Blob([zip as Uint8Array<ArrayBuffer>]), { filename: "arduino.zip", mime: "application/zip" });
+    const render = await c.t.call<Job>("POST", "/api/tools/pcb.render-board", { fileIds: [board.fileId] });
+    expect(render.status).toBe("succeeded");
+    expect(render.outputs.map((o) => o.mime)).toEqual(["image/svg+xml", "image/svg+xml"]);
+    const svg = await (await c.files.download(render.outputs[0].fileId)).text();
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toContain('viewBox="');
+  }, 60_000);
+});

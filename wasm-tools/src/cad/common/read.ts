@@ -116,7 +116,7 @@ function explainNothing(input: ToolInput, format: CadFormat, readOk: boolean): T
     const text = latin1.decode(input.bytes);
     const data = /\bDATA\s*;([\s\S]*?)\bENDSEC\s*;/i.exec(text);
     if (data && !/#\d+\s*=/.test(data[1])) {
-      return new ToolError("INPUT_INVALID", "x");
+      return new ToolError("INPUT_EMPTY", `"${name}" has no solids: its DATA section is empty`);
     }
     const external = externalDocuments(text);
     if (readOk && external.length) {
