@@ -12,7 +12,7 @@ import { listManifests } from "@vektor/wasm-tools";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../server/test/harness";
 import { launchChromium } from "./support/browser";
-import { fixtureFile, makePdf } from "./support/inputs";
+import { fixtureFile, makeGeoJson, makePdf, makeWav, packageFile } from "./support/inputs";
 import { runOnServer } from "./support/server";
 import { downloadResults, requireWebBuild, startTool, waitForDone, type Download, type FileSpec } from "./support/web";
 
@@ -48,6 +48,41 @@ const ROWS: Row[] = [
     slug: "pointcloud.laz-to-las",
     files: async () => [fixtureFile("pointcloud/autzen_trim.laz", "application/vnd.laszip")],
     params: {},
+    same: "bytes",
+  },
+  {
+    family: "cad",
+    slug: "cad.info",
+    files: async () => [packageFile("occt-import-js", "test/testfiles/simple-basic-cube/cube.stp", "model/step")],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "gis",
+    slug: "gis.info",
+    files: async () => [{ name: "places.geojson", mime: "application/geo+json", bytes: makeGeoJson() }],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "pcb",
+    slug: "pcb.info",
+    files: async () => [packageFile("@tracespace/fixtures", "boards/arduino-uno/arduino-uno.cmp", "application/vnd.gerber")],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "bim",
+    slug: "bim.ifc-info",
+    files: async () => [fixtureFile("bim/example.ifc", "application/x-step-ifc")],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "media",
+    slug: "media.transcode",
+    files: async () => [{ name: "tone.wav", mime: "audio/wav", bytes: makeWav(1) }],
+    params: { to: "mp3" },
     same: "bytes",
   },
 ];

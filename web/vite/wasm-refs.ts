@@ -3,13 +3,18 @@
  * binaries it needs as `WasmModuleRef` literals (`{ family, name, pkg, file }`). For every such
  * module that is part of the worker bundle (so only families the registry actually pulls in),
  * this plugin resolves `pkg` with the browser's conditions, emits `<dir of pkg entry>/<file>` as a
- * hashed asset, and appends one line that hands the asset's URL to `web/src/workers/wasm-urls.ts`.
+ * hashed asset, and appends one line that records the asset's URL in a table on `globalThis`
+ * (under `Symbol.for(WASM_URLS_KEY)`), which `web/src/workers/wasm-urls.ts` reads. A global and not
+ * an import: the dev server may load one file under two URLs, which would make two tables.
  * A new family's WASM is therefore bundled as soon as the family is registered, with no table
  * to edit here.
  */
 import { existsSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import type { Plugin } from "vite";
+
+/** The `Symbol.for` key of the URL table (web/src/workers/wasm-urls.ts uses the same). */
+export const WASM_URLS_KEY = "vektor.wasm-urls";
 
 /** One WasmModuleRef literal as written in a family's init.ts. */
 export interface FoundRef {
@@ -33,11 +38,8 @@ export function findWasmRefs(code: string): FoundRef[] {
   return refs;
 }
 
-/**
- * @param toolsDir absolute path of `wasm-tools/src` (only its modules are scanned)
- * @param tableModule absolute path of the module exporting `provideWasmUrl(name, url)`
- */
-export function wasmRefs(toolsDir: string, tableModule: string): Plugin {
+/** @param toolsDir absolute path of `wasm-tools/src` (only its modules are scanned) */
+export function wasmRefs(toolsDir: string): Plugin {
   const root = toolsDir.endsWith(sep) ? toolsDir : toolsDir + sep;
   return {
     name: "vektor:wasm-refs",
@@ -46,16 +48,18 @@ export function wasmRefs(toolsDir: string, tableModule: string): Plugin {
       if (!path.startsWith(root) || /\.test\.[cm]?[jt]s$/.test(path)) return null;
       const refs = findWasmRefs(code);
       if (refs.length === 0) return null;
-      const lines = [`import { provideWasmUrl as __vektorProvideWasmUrl } from ${JSON.stringify(tableModule)};`];
+      const table = `(globalThis[Symbol.for(${JSON.stringify(WASM_URLS_KEY)})] ??= new Map())`;
+      const lines: string[] = [];
       for (const [i, ref] of refs.entries()) {
-        const entry = await this.resolve(ref.pkg, path);
+        // `scan`: the dev server would otherwise answer with its pre-bundled copy in .vite/deps.
+        const entry = await this.resolve(ref.pkg, path, { scan: true } as Parameters<typeof this.resolve>[2]);
         const file = entry && !entry.external ? join(dirname(entry.id.split("?")[0]), ref.file) : undefined;
         if (!file || !existsSync(file)) {
           this.warn(`WASM "${ref.name}": ${ref.file} not found beside ${ref.pkg}'s browser entry (${entry?.id ?? "unresolved"}); the library's own lookup applies`);
           continue;
         }
         lines.push(`import __vektorWasm${i} from ${JSON.stringify(`${file}?url`)};`);
-        lines.push(`__vektorProvideWasmUrl(${JSON.stringify(ref.name)}, __vektorWasm${i});`);
+        lines.push(`${table}.set(${JSON.stringify(ref.name)}, __vektorWasm${i});`);
       }
       return { code: `${code}\n${lines.join("\n")}\n`, map: null };
     },

@@ -74,6 +74,9 @@ describe("BIM WASM loading", () => {
     const bad = JSON.parse(garbage.out);
     expect(bad.glb).toMatch(/^TOOL_FAILED Could not load the IFC engine \(web-ifc WASM\)/);
     expect(JSON.parse(wrongBuild.out).glb).toMatch(/^TOOL_FAILED Could not load the IFC engine .*(LinkError|import)/i);
-    expect(bytes.out.trim().split("\n").length).toBe(1); // web-ifc logs nothing to stdout
+    for (const r of [bytes, viaUrl, module, none]) {
+      expect(r.out.trim().split("\n").length).toBe(1); // web-ifc logs nothing
+      expect(r.err).toBe("");
+    }
   }, 120_000);
 });

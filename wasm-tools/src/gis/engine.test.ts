@@ -13,12 +13,12 @@ import { inputOf, runGis } from "./testing/run";
 const SRC = join(import.meta.dir, "..");
 
 /** Runs `body` in a fresh Bun process (so the engine's one-time load starts empty); `SRC` is wasm-tools/src. */
-async function inFreshProcess(body: string): Promise<{ code: number; out: string; err: string }> {
+async function inFreshProcess(body: string, env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   const dir = mkdtempSync(join(tmpdir(), "gis-locator-"));
   try {
     const script = join(dir, "main.ts");
     writeFileSync(script, `const SRC = ${JSON.stringify(SRC)};\n${body}`);
-    const proc = Bun.spawn([process.execPath, script], { cwd: join(SRC, ".."), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, script], { cwd: join(SRC, ".."), stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     return { code, out, err };
   } finally {
@@ -72,6 +72,13 @@ describe("GIS engine", () => {
     expect(JSON.parse(noData.out).convert).toMatch(/^TOOL_FAILED .*no source for gdal3WebAssembly\.data: the host must provide it/);
     expect(JSON.parse(wrongData.out).convert).toMatch(/^TOOL_FAILED .*gdal3WebAssembly\.data has 1000 bytes, this gdal3\.js build expects \d+/);
   }, 90_000);
+
+  test("without gdal-bin the output checks fail and say how to install it (they never skip)", async () => {
+    const script = `const { requireGdalBin } = await import(SRC + "/gis/testing/cli.ts");
+try { requireGdalBin(); console.log("no error"); } catch (e) { console.log(e.message); }`;
+    const r = await inFreshProcess(script, { PATH: "/nonexistent" });
+    expect(r.out).toMatch(/ogrinfo, ogr2ogr, gdalinfo, gdaltransform not found.*apt-get install -y gdal-bin/);
+  }, 20_000);
 
   test("the refs name gdal3.js's files beside its entry module", () => {
     expect([GDAL_WASM, GDAL_DATA].map((r) => `${r.family}/${r.name}: ${r.pkg} ${r.file}`)).toEqual([

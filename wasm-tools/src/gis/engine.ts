@@ -77,7 +77,7 @@ const GLOBAL_CONFIG: Record<string, string> = {
   OGR_CURRENT_DATE: "2000-01-01T00:00:00Z", // GeoPackage timestamps: same bytes for the same input
   SHAPE_RESTORE_SHX: "YES", // a shapefile ZIP without its .shx is still readable
   CHECK_DISK_FREE_SPACE: "NO",
-  GDAL_NUM_THREADS: "1",
+  GDAL_NUM_THREADS: "1", // the build has no threads; say so rather than let drivers probe
   GDAL_CACHEMAX: "128",
   CPL_TMPDIR: "/tmp",
   OGR_GEOJSON_MAX_OBJ_SIZE: "0", // no cap on one GeoJSON object's size
@@ -101,7 +101,6 @@ export class Gdal {
       open: w("GDALOpenEx", "number", ["string", "number", "number", "number", "number"]),
       close: w("GDALClose", null, ["number"]),
       errorReset: w("CPLErrorReset", null, []),
-      errorNo: w("CPLGetLastErrorNo", "number", []),
       errorType: w("CPLGetLastErrorType", "number", []),
       errorMsg: w("CPLGetLastErrorMsg", "string", []),
       setConfig: w("CPLSetConfigOption", null, ["string", "string"]),

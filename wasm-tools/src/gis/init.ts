@@ -49,13 +49,11 @@ const engine = lazyOnce(async (): Promise<Gdal> => {
     const packageBytes = await dataPackage(data);
     const { default: factory } = (await import("gdal3.js/build/package/gdal3WebAssembly.js")) as { default: Factory };
     let gdal: Gdal | undefined;
-    const stderr: string[] = [];
-    const print = (line: string) => (gdal ? gdal.log(line) : stderr.push(line));
     const start = (options: object) =>
       factory({
         ...options,
         print: () => {},
-        printErr: print,
+        printErr: (line: string) => gdal?.log(line), // GDAL's errors and warnings; nothing reaches the console
         // The file packager takes the data package from here instead of fetching it itself; it
         // knows the package's size, so a file from another gdal3.js version is caught here.
         getPreloadedPackage: (_name: string, size: number) => {

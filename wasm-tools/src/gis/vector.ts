@@ -83,8 +83,11 @@ export function assertCompleteSqlite(input: ToolInput): void {
   }
 }
 
-/** Checks, stages and opens a vector input; its layers are summarised. */
-export function openVector(op: Operation, input: ToolInput, accepted: readonly VectorFormat[], purpose: string): OpenedVector {
+/**
+ * Checks, stages and opens a vector input; its layers are summarised. Extents are computed only
+ * when asked for (`withExtent`): on large layers that pass costs as much as opening the file.
+ */
+export function openVector(op: Operation, input: ToolInput, accepted: readonly VectorFormat[], purpose: string, withExtent = false): OpenedVector {
   const format = detectFormat(input, accepted, purpose);
   const driver = VECTOR_DRIVERS[format];
   const base = safeName(stem(input.name));
@@ -106,7 +109,7 @@ export function openVector(op: Operation, input: ToolInput, accepted: readonly V
   let layers: LayerSummary[];
   let info: OgrInfoJson;
   try {
-    info = op.vectorInfo(dataset, ["-so"]) as OgrInfoJson;
+    info = op.vectorInfo(dataset, withExtent ? ["-so"] : ["-so", "-noextent"]) as OgrInfoJson;
     layers = summariseLayers(info);
   } catch (err) {
     if (!(err instanceof GdalError)) throw err;

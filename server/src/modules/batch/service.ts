@@ -8,6 +8,7 @@ import { getTool, validateParams } from "@vektor/wasm-tools";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db } from "../../db/client";
+import { afterCursor, pageOf } from "../../http/cursor";
 import { batch, batchPreset, file, job } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { credit, debit } from "../account/credits";
@@ -179,17 +180,15 @@ export class BatchService {
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {
-    const after = cursor ? decodeCursor(cursor) : null;
     const rows = await this.db
       .select()
       .from(batch)
-      .where(and(eq(batch.userId, userId), after ? or(lt(batch.createdAt, after.at), and(eq(batch.createdAt, after.at), lt(batch.id, after.id))) : undefined))
+      .where(and(eq(batch.userId, userId), afterCursor(cursor, batch.createdAt, batch.id)))
       .orderBy(desc(batch.createdAt), desc(batch.id))
       .limit(limit + 1);
-    const page = rows.slice(0, limit);
+    const { page, nextCursor } = pageOf(rows, limit);
     const counts = await this.counts(page.map((r) => r.id));
-    const last = page[page.length - 1];
-    return { items: page.map((r) => this.view(r, counts.get(r.id))), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+    return { items: page.map((r) => this.view(r, counts.get(r.id))), nextCursor };
   }
 
   /** Stops queued items (refunding their per-file credits); running items finish. */
@@ -246,13 +245,3 @@ export class BatchService {
   }
 }
 
-export function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
-}
-
-export function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const at = new Date(iso ?? "");
-  if (!id || Number.isNaN(at.getTime())) throw fail.validation("cursor is not valid");
-  return { at, id };
-}

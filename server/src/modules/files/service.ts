@@ -8,6 +8,7 @@ import { fail, ServiceError } from "@vektor/shared/errors";
 import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vektor/shared/schemas/file";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { afterCursor, pageOf } from "../../http/cursor";
 import { file } from "../../db/schema";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -210,17 +211,15 @@ export class FileService {
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {
-    const after = cursor ? decodeCursor(cursor) : null;
     const rows = await this.db
       .select()
       .from(file)
-      .where(and(eq(file.userId, userId), after ? or(lt(file.createdAt, after.at), and(eq(file.createdAt, after.at), lt(file.id, after.id))) : undefined))
+      .where(and(eq(file.userId, userId), afterCursor(cursor, file.createdAt, file.id)))
       .orderBy(desc(file.createdAt), desc(file.id))
       .limit(limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const { page, nextCursor } = pageOf(rows, limit);
     const retention = await this.retention();
-    return { items: page.map((r) => fileView(r, retention)), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { items: page.map((r) => fileView(r, retention)), nextCursor };
   }
 
   async remove(userId: string, fileId: string) {
@@ -316,15 +315,4 @@ function usefulMime(contentType: string | null, filename: string): string {
 
 function emptyStream(): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (c) => c.close() });
-}
-
-function encodeCursor(row: FileRow): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const at = new Date(iso ?? "");
-  if (!id || Number.isNaN(at.getTime())) throw fail.validation("cursor is not valid");
-  return { at, id };
 }

@@ -26,12 +26,13 @@ function colorOf(c: { x: number; y: number; z: number; w: number }): Rgba {
   return { r: srgbToLinear(c.x), g: srgbToLinear(c.y), b: srgbToLinear(c.z), a };
 }
 
-/** Moves interleaved x,y,z,nx,ny,nz vertices by the column-major 4x4 `m`. */
-function place(vertices: Float32Array, source: Uint32Array, m: ArrayLike<number>): Piece {
+/** Moves interleaved x,y,z,nx,ny,nz vertices by the column-major 4x4 `m` (exported for its unit test). */
+export function place(vertices: Float32Array, source: Uint32Array, m: ArrayLike<number>): Piece {
   const n = Math.floor(vertices.length / 6);
   const positions = new Float32Array(3 * n);
   const normals = new Float32Array(3 * n);
-  // Cofactors of the upper 3x3: the inverse transpose up to the determinant's scale.
+  // Cofactors cRC of the upper 3x3 (row R, column C; m is column-major, so M[r][c] = m[4c + r]):
+  // the cofactor matrix is the inverse transpose times the determinant, which is what normals need.
   const c00 = m[5] * m[10] - m[9] * m[6];
   const c01 = m[9] * m[2] - m[1] * m[10];
   const c02 = m[1] * m[6] - m[5] * m[2];
@@ -53,9 +54,9 @@ function place(vertices: Float32Array, source: Uint32Array, m: ArrayLike<number>
     const nx = vertices[6 * v + 3];
     const ny = vertices[6 * v + 4];
     const nz = vertices[6 * v + 5];
-    normals[3 * v] = sign * (c00 * nx + c10 * ny + c20 * nz);
-    normals[3 * v + 1] = sign * (c01 * nx + c11 * ny + c21 * nz);
-    normals[3 * v + 2] = sign * (c02 * nx + c12 * ny + c22 * nz);
+    normals[3 * v] = sign * (c00 * nx + c01 * ny + c02 * nz);
+    normals[3 * v + 1] = sign * (c10 * nx + c11 * ny + c12 * nz);
+    normals[3 * v + 2] = sign * (c20 * nx + c21 * ny + c22 * nz);
   }
   const count = source.length - (source.length % 3);
   const indices = new Uint32Array(count);

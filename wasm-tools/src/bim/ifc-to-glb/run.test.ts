@@ -1,7 +1,7 @@
 import "../../testing/node-host";
 import { describe, expect, test } from "bun:test";
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
-import { refReadGlb, validateGlb, type RefGlb } from "../../common/mesh/reference";
+import { refReadGlb, validateGlb, windingDisagreements, type RefGlb } from "../../common/mesh/reference";
 import { expectToolError, text } from "../../testing/run-tool";
 import { ifcFixture, runBim } from "../test-support";
 
@@ -68,8 +68,39 @@ describe("bim.ifc-to-glb", () => {
     expect(size[1]).toBeLessThan(12);
     expect(size[0]).toBeGreaterThan(size[1]);
     expect(size[2]).toBeGreaterThan(size[1]);
-    // Glass is translucent; every material is double-sided
-    expect(glb.json.materials.some((m) => m.alphaMode === "BLEND")).toBe(true);
+    // Placement: the upper storey's elements sit above 2.5 m (its elevation is 2.7), the ground floor's below 4 m
+    const storeyY = (name: string) => {
+      let low = Infinity;
+      let high = -Infinity;
+      const visit = (i: number) => {
+        const n = glb.json.nodes[i];
+        for (const p of n.mesh === undefined ? [] : glb.json.meshes[n.mesh].primitives) {
+          const a = glb.json.accessors[p.attributes.POSITION];
+          low = Math.min(low, a.min?.[1] ?? Infinity);
+          high = Math.max(high, a.max?.[1] ?? -Infinity);
+        }
+        n.children?.forEach(visit);
+      };
+      glb.json.nodes.filter((n) => n.name === name).forEach((n) => n.children?.forEach(visit));
+      return [low, high];
+    };
+    expect(storeyY("Dachgeschoss")[0]).toBeGreaterThan(2.4);
+    expect(storeyY("Erdgeschoss")[1]).toBeLessThan(4);
+    expect(storeyY("Erdgeschoss")[0]).toBeLessThan(0);
+    // Normals follow the placement: every triangle's vertex normals agree with its winding (as in web-ifc's own output)
+    expect(windingDisagreements(glb)).toBe(0);
+    // Colours come from the surface styles, as linear light: #22748 IFCSURFACESTYLERENDERING('Glas') of
+    // #22747 IFCCOLOURRGB(0.58052948806, 0.753292133974, 0.675211718929) with transparency 0.88
+    const linear = (c: number) => ((c + 0.055) / 1.055) ** 2.4;
+    const glass = [0.58052948806, 0.753292133974, 0.675211718929].map(linear);
+    const glassMaterial = glb.json.materials.find((m) => {
+      const f = m.pbrMetallicRoughness?.baseColorFactor ?? [];
+      return glass.every((v, i) => Math.abs(f[i] - v) < 1e-9) && Math.abs(f[3] - 0.12) < 1e-6;
+    });
+    expect(glassMaterial?.alphaMode).toBe("BLEND");
+    // #13125 IFCCOLOURRGB(0.429510948348, 0.152590218967, 0.152590218967), opaque (the roof)
+    const roof = [0.429510948348, 0.152590218967, 0.152590218967].map(linear);
+    expect(glb.json.materials.some((m) => roof.every((v, i) => Math.abs((m.pbrMetallicRoughness?.baseColorFactor ?? [])[i] - v) < 1e-9))).toBe(true);
     expect(glb.json.materials.length).toBeGreaterThan(3);
   }, SLOW);
 
@@ -90,7 +121,7 @@ describe("bim.ifc-to-glb", () => {
   test("coordinateToOrigin moves a millimetre model's bounding box near the origin, and output is deterministic", async () => {
     const placed = await toGlb("example.ifc");
     const moved = await toGlb("example.ifc", { coordinateToOrigin: true });
-    await expectValid(moved);
+    expect(windingDisagreements(await expectValid(moved))).toBe(0);
     const a = extent(refReadGlb(placed.bytes));
     const b = extent(refReadGlb(moved.bytes));
     expect(Math.max(...a.min.map(Math.abs), ...a.max.map(Math.abs))).toBeGreaterThan(100); // placed ~100 m from the origin

@@ -1,7 +1,7 @@
 import "../../testing/node-host";
 import { describe, expect, test } from "bun:test";
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
-import { refReadGlb, refReadObj, refReadStl, validateGlb } from "../../common/mesh/reference";
+import { refReadGlb, refReadObj, refReadStl, validateGlb, windingDisagreements } from "../../common/mesh/reference";
 import { expectToolError, text } from "../../testing/run-tool";
 import { cadFixture, runCad, textBytes } from "../test-support";
 
@@ -81,6 +81,7 @@ describe("cad.convert", () => {
     const material = glb.json.materials[nut?.primitives[0].material ?? -1];
     expect(material.pbrMetallicRoughness?.baseColorFactor).toEqual([1, 0, 0, 1]);
     expect(glb.json.meshes.find((m) => m.name === "rod")?.extras).toEqual({ assembly: "as1 / rod-assembly" });
+    expect(windingDisagreements(glb)).toBe(0); // normals face the way the triangles wind
   }, SLOW);
 
   test("per-face colours become one primitive per colour", async () => {

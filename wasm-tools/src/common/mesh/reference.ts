@@ -69,6 +69,27 @@ export function refReadGlb(bytes: Uint8Array): RefGlb {
   return { json, bin, read, meshTriangles, triangles: () => json.meshes.reduce((sum, _, m) => sum + meshTriangles(m), 0) };
 }
 
+/** Triangles whose corner normals point against the face normal given by their winding. */
+export function windingDisagreements(glb: RefGlb): number {
+  let count = 0;
+  for (const mesh of glb.json.meshes) {
+    for (const p of mesh.primitives) {
+      const pos = glb.read(p.attributes.POSITION);
+      const nor = glb.read(p.attributes.NORMAL);
+      const idx = glb.read(p.indices ?? -1);
+      for (let t = 0; t < idx.length; t += 3) {
+        const [a, b, c] = [idx[t], idx[t + 1], idx[t + 2]];
+        const u = [0, 1, 2].map((k) => pos[3 * b + k] - pos[3 * a + k]);
+        const w = [0, 1, 2].map((k) => pos[3 * c + k] - pos[3 * a + k]);
+        const face = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+        const corner = [0, 1, 2].map((k) => nor[3 * a + k] + nor[3 * b + k] + nor[3 * c + k]);
+        if (face[0] * corner[0] + face[1] * corner[1] + face[2] * corner[2] < 0) count++;
+      }
+    }
+  }
+  return count;
+}
+
 /** A binary STL's header text, declared triangle count and corners. */
 export interface RefStl {
   header: string;

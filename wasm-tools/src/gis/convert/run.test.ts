@@ -72,6 +72,28 @@ describe("gis.convert", () => {
     expect(counts).toEqual([2, 2, 3]);
   }, 20_000);
 
+  test("every format it writes, it reads back (KML, DXF, FlatGeobuf, CSV, GeoPackage, GeoJSON)", async () => {
+    for (const [from, count] of [
+      ["kml", 7],
+      ["dxf", 7],
+      ["flatgeobuf", 7],
+      ["csv", 7],
+      ["gpkg", 7],
+      ["geojson", 7],
+    ] as const) {
+      const [written] = await convert(from);
+      const [back] = await convert("geojson", inputOf(written.name, written.bytes));
+      const [layer] = nativeVector(back.name, back.bytes);
+      expect({ from, count: layer.featureCount, types: types(layer) }).toEqual({ from, count, types: ["LineString", "Point", "Polygon"] });
+    }
+    const semicolons = "name;lat;lon\nA;50;10\nB;51;11\n";
+    const [fromSemicolons] = await convert("geojson", inputOf("semi.csv", semicolons));
+    expect(nativeVector(fromSemicolons.name, fromSemicolons.bytes)[0].features.map((f) => f.geometry?.coordinates)).toEqual([
+      [10, 50],
+      [11, 51],
+    ]);
+  }, 30_000);
+
   test("CSV with lon/lat columns or a WKT column becomes real geometry; CSV out as WKT or X/Y", async () => {
     const [points] = await convert("geojson", inputOf("places.csv", CSV_XY));
     const [layer] = nativeVector(points.name, points.bytes);

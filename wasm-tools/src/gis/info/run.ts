@@ -38,7 +38,7 @@ export const run: ToolRun<Params> = async ([input], _params, ctx) =>
   });
 
 function vectorReport(op: Operation, input: Parameters<typeof openVector>[1], format: Exclude<GisFormat, "geotiff">) {
-  const opened = openVector(op, input, [format], PURPOSE);
+  const opened = openVector(op, input, [format], PURPOSE, true);
   const layers = opened.layers.map((layer) => {
     const present = layer.geometryType !== null && layer.featureCount !== 0 ? presentGeometryTypes(op, opened.dataset, layer.name) : [];
     return {
