@@ -227,4 +227,22 @@ describe("other families on the server", () => {
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toContain('viewBox="');
   }, 60_000);
+  test("gis.convert GeoJSON -> GeoPackage on the server, read back by ogrinfo", async () => {
+    const c = await srv.user();
+    const geojson = JSON.stringify({
+      type: "FeatureCollection",
+      features: [
+        { type: "Feature", properties: { name: "a" }, geometry: { type: "Point", coordinates: [10, 50] } },
+        { type: "Feature", properties: { name: "b" }, geometry: { type: "Point", coordinates: [11, 51] } },
+      ],
+    });
+    const f = await c.files.upload(new Blob([geojson]), { filename: "pts.geojson", mime: "application/geo+json" });
+    const job = await c.t.call<Job>("POST", "/api/tools/gis.convert", { fileIds: [f.fileId], params: { to: "gpkg" } });
+    expect(job.status).toBe("succeeded");
+    const path = join(tmp, "pts.gpkg");
+    writeFileSync(path, new Uint8Array(await (await c.files.download(job.outputs[0].fileId)).arrayBuffer()));
+    const info = spawnSync("ogrinfo", ["-so", "-al", path], { encoding: "utf8" }).stdout;
+    expect(info).toContain("Feature Count: 2");
+    expect(info).toContain("Point");
+  }, 60_000);
 });

@@ -37,6 +37,10 @@ describe("registry", () => {
       "pcb.info",
       "media.transcode",
       "media.thumbnail",
+      "gis.convert",
+      "gis.reproject",
+      "gis.raster-convert",
+      "gis.info",
     ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();

@@ -11,7 +11,7 @@ import { pdfTools } from "./pdf/index";
 import { pointcloudTools } from "./pointcloud/index";
 // ── other families: one import line each ───────────────────────────────────────────────────
 // import { cadTools } from "./cad/index";
-// import { gisTools } from "./gis/index";
+import { gisTools } from "./gis/index";
 import { pcbTools } from "./pcb/index";
 // import { bimTools } from "./bim/index";
 import { mediaTools } from "./media/index";
@@ -32,7 +32,7 @@ export const TOOL_ENTRIES: readonly ToolEntry[] = checkRegistry([
   ...pointcloudTools,
   // ── other families: one spread line each ──
   // ...cadTools,
-  // ...gisTools,
+  ...gisTools,
   ...pcbTools,
   // ...bimTools,
   ...mediaTools,

@@ -38,6 +38,17 @@ export function findWasmRefs(code: string): FoundRef[] {
   return refs;
 }
 
+/** The dev server's optimizer state, as far as this plugin reads it. */
+interface DevEnvironment {
+  environment?: { depsOptimizer?: { metadata: { optimized: Record<string, { src?: string }>; discovered: Record<string, { src?: string }> } } };
+}
+
+/** In the dev server, `pkg` resolves to a pre-bundled copy in .vite/deps: this is its real entry file. */
+function prebundledSource(context: unknown, pkg: string): string | undefined {
+  const metadata = (context as DevEnvironment).environment?.depsOptimizer?.metadata;
+  return metadata?.optimized[pkg]?.src ?? metadata?.discovered[pkg]?.src;
+}
+
 /** @param toolsDir absolute path of `wasm-tools/src` (only its modules are scanned) */
 export function wasmRefs(toolsDir: string): Plugin {
   const root = toolsDir.endsWith(sep) ? toolsDir : toolsDir + sep;
@@ -51,9 +62,9 @@ export function wasmRefs(toolsDir: string): Plugin {
       const table = `(globalThis[Symbol.for(${JSON.stringify(WASM_URLS_KEY)})] ??= new Map())`;
       const lines: string[] = [];
       for (const [i, ref] of refs.entries()) {
-        // `scan`: the dev server would otherwise answer with its pre-bundled copy in .vite/deps.
-        const entry = await this.resolve(ref.pkg, path, { scan: true } as Parameters<typeof this.resolve>[2]);
-        const file = entry && !entry.external ? join(dirname(entry.id.split("?")[0]), ref.file) : undefined;
+        const entry = await this.resolve(ref.pkg, path);
+        const resolved = entry && !entry.external ? (prebundledSource(this, ref.pkg) ?? entry.id.split("?")[0]) : undefined;
+        const file = resolved ? join(dirname(resolved), ref.file) : undefined;
         if (!file || !existsSync(file)) {
           this.warn(`WASM "${ref.name}": ${ref.file} not found beside ${ref.pkg}'s browser entry (${entry?.id ?? "unresolved"}); the library's own lookup applies`);
           continue;
