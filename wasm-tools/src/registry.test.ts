@@ -41,6 +41,11 @@ describe("registry", () => {
       "gis.reproject",
       "gis.raster-convert",
       "gis.info",
+      "cad.convert",
+      "cad.info",
+      "bim.ifc-to-glb",
+      "bim.ifc-properties",
+      "bim.ifc-info",
     ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();

@@ -9,11 +9,11 @@ import { FORMATS } from "@vektor/shared/formats";
 import type { ToolManifest, ToolRun } from "@vektor/shared/tools/manifest";
 import { pdfTools } from "./pdf/index";
 import { pointcloudTools } from "./pointcloud/index";
-// ── other families: one import line each ───────────────────────────────────────────────────
-// import { cadTools } from "./cad/index";
+// one import line per family
+import { cadTools } from "./cad/index";
 import { gisTools } from "./gis/index";
 import { pcbTools } from "./pcb/index";
-// import { bimTools } from "./bim/index";
+import { bimTools } from "./bim/index";
 import { mediaTools } from "./media/index";
 
 /** A tool: its manifest (data, cheap to import) and a loader for its run module (pulls in WASM glue). */
@@ -30,11 +30,11 @@ const KNOWN_FORMATS = new Set<string>(FORMATS.map((f) => f.id));
 export const TOOL_ENTRIES: readonly ToolEntry[] = checkRegistry([
   ...pdfTools,
   ...pointcloudTools,
-  // ── other families: one spread line each ──
-  // ...cadTools,
+  // one spread line per family
+  ...cadTools,
   ...gisTools,
   ...pcbTools,
-  // ...bimTools,
+  ...bimTools,
   ...mediaTools,
 ]);
 
