@@ -52,7 +52,7 @@ async function freePort(): Promise<number> {
 /** Runs bun test, echoing its output, and adds its counts to the totals. */
 async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
-  const child = spawn(bun, ["test", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(bun, ["test", "--timeout", "60000", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   const keep = (chunk: Buffer, out: NodeJS.WriteStream) => {
     out.write(chunk);

@@ -148,7 +148,7 @@ export class JobRunner {
       slug: row.type,
       inputs,
       params: row.params,
-      timeoutMs: getTool(row.type)?.manifest.limits?.timeoutMs ?? this.opts.timeoutMs,
+      timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
       onProgress: (fraction) => {
         const pct = Math.floor(fraction * 100);
         if (pct - lastProgress < 5) return;
