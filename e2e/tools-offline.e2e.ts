@@ -138,6 +138,12 @@ describe("tools in the browser, offline", () => {
     expect(answer).toBe("unreachable");
   });
 
+  test("the page reloads from the service worker's cache", async () => {
+    await page.reload();
+    await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole("heading", { name: "Vektor" }).isVisible()).toBe(true);
+  });
+
   for (const row of ROWS) {
     test.skipIf(!registered.has(row.slug))(`${row.family}: ${row.slug} gives what the server gives`, async () => {
       await startTool(page, inputs.get(row.slug)!, row.slug, row.params);

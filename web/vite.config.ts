@@ -32,7 +32,10 @@ export default defineConfig({
     // WASM and data packages stay files (fetched and compiled streaming), never data: URLs.
     assetsInlineLimit: (file) => (/\.(wasm|data)$/.test(file) ? false : undefined),
     chunkSizeWarningLimit: 4096,
+    // gzip sizes of ~100 MB of WASM take seconds and tell nothing.
+    reportCompressedSize: false,
     rolldownOptions: {
+      checks: { bundlerTimings: false },
       input: { main: here("index.html"), sw: here("src/sw.ts") },
       output: { entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js") },
     },
@@ -42,7 +45,7 @@ export default defineConfig({
     format: "es",
     plugins: () => [wasm()],
     // mupdf's glue imports these only when it runs under Node.
-    rolldownOptions: { external: ["module", "node:fs"], transform: { inject: nodeShims.inject } },
+    rolldownOptions: { external: ["module", "node:fs"], transform: { inject: nodeShims.inject }, checks: { bundlerTimings: false } },
   },
   // wasm() here too: the dev server runs the worker's modules through these plugins.
   plugins: [wasm(), precacheManifest()],

@@ -11,6 +11,7 @@ export const REPO_ROOT = join(import.meta.dir, "..", "..");
 /** Unique per server, so a reused DATABASE_URL (a local Postgres) never refuses the sign-up. */
 const ADMIN_EMAIL = `bench-admin-${crypto.randomUUID().slice(0, 8)}@example.test`;
 const PASSWORD = "bench password 123";
+const MiB = 1024 * 1024;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -70,17 +71,17 @@ export class RssMeter {
   }
 
   /**
-   * Waits (at most `maxMs`) until the server's RSS stops falling, so the garbage one step leaves
-   * for a lazy GC is not counted as the next step's peak.
+   * Waits (at most `maxMs`) until the server's RSS has stopped falling for 1.5 s, so garbage one
+   * step leaves for a lazy GC is not counted as the next step's peak.
    */
-  async quiesce(maxMs = 5000): Promise<void> {
+  async quiesce(maxMs = 6000): Promise<void> {
     const deadline = Date.now() + maxMs;
-    await Bun.sleep(500); // Bun's GC runs a few hundred ms into idleness
-    for (let last = this.current(); Date.now() < deadline; ) {
+    let last = this.current();
+    for (let stable = 0; stable < 3 && Date.now() < deadline; ) {
       await Bun.sleep(500);
       const now = this.current();
-      if (now >= last - 4 * 1024 * 1024) return;
-      last = now;
+      stable = now >= last - 4 * MiB ? stable + 1 : 0;
+      last = Math.min(last, now);
     }
   }
 

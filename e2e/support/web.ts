@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { humanize } from "../../web/src/components/params-form";
 
 export const WEB_DIST = join(import.meta.dir, "..", "..", "web", "dist");
 
@@ -24,17 +25,12 @@ export interface Download {
   bytes: Uint8Array;
 }
 
-/** The label the params form gives `key` (kept in step with web/src/components/params-form.ts). */
-export function paramLabel(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 /** Sets each param through its form control (select, checkbox, number or text box, JSON box). */
 export async function fillParams(page: Page, params: Record<string, unknown>): Promise<void> {
   const options = page.getByRole("group", { name: "Options" });
   for (const [key, value] of Object.entries(params)) {
-    const label = paramLabel(key);
+    const label = humanize(key);
     const plain = options.getByLabel(label, { exact: true });
     const control = (await plain.count()) > 0 ? plain : options.getByLabel(`${label} (JSON)`, { exact: true });
     const kind = await control.evaluate((el) => (el instanceof HTMLSelectElement ? "select" : el instanceof HTMLTextAreaElement ? "json" : (el as HTMLInputElement).type));

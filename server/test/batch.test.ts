@@ -103,6 +103,13 @@ describe("a batch from creation to ZIP", () => {
 
     const list = await c.t.call<{ items: { batchId: string; status: string }[] }>("GET", "/api/batch?limit=5");
     expect(list.items[0]).toMatchObject({ batchId: created.batchId, status: "completed" });
+
+    // Retention past the outputs' hours removes the cached ZIP along with the outputs.
+    const a = await srv.admin();
+    const zipsBefore = new Bun.Glob("**/*.zip").scanSync({ cwd: join(srv.dataDir, "objects") }).toArray().length;
+    await a.admin.runRetention(new Date(Date.now() + 73 * 3_600_000).toISOString());
+    expect(new Bun.Glob("**/*.zip").scanSync({ cwd: join(srv.dataDir, "objects") }).toArray().length).toBe(zipsBefore - 1);
+    await expectApiError(() => c.t.call("GET", `/api/batch/${created.batchId}/zip`), "INVALID_STATE", 409);
   });
 
   test("a corrupt input fails that item with an errorCode; the batch goes on; retry re-runs failed items only, free", async () => {

@@ -31,7 +31,7 @@ if (built >= changed) {
 console.log(built ? "[web] sources changed since the last build: building web/dist" : "[web] building web/dist");
 const bun = process.env.BUN_BIN ?? (process.versions.bun ? process.execPath : join(root, ".tools", "node_modules", ".bin", "bun"));
 const started = Date.now();
-const res = spawnSync(bun, ["run", "build"], { cwd: web, stdio: "inherit" });
+const res = spawnSync(bun, ["run", "build", "--logLevel", "warn"], { cwd: web, stdio: "inherit" });
 if (res.error) throw res.error;
 if (res.status === 0) console.log(`[web] built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(res.status ?? 1);

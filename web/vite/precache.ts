@@ -33,7 +33,7 @@ export function precacheManifest(): Plugin {
     closeBundle() {
       const files = walk(outDir).filter((f) => !SKIP(f)).sort();
       const hash = createHash("sha256").update(files.join("\n"));
-      hash.update(readFileSync(join(outDir, "index.html")));
+      hash.update(readFileSync(join(outDir, "index.html"), "utf8"));
       const manifest = { version: hash.digest("hex").slice(0, 16), urls: ["./", ...files.map((f) => `./${f}`)] };
       const swPath = join(outDir, "sw.js");
       const sw = readFileSync(swPath, "utf8");

@@ -41,9 +41,16 @@ interface Field {
   read(): { ok: true; value?: unknown } | { ok: false; message: string };
 }
 
-/** `linearDeflection` -> `Linear deflection`. */
+/** Words shown in capitals in labels. */
+const ACRONYMS = new Set(["dpi", "csv", "crs", "epsg", "svg", "url", "id", "rgb"]);
+
+/** The label of a param without a `title`: `linearDeflection` -> `Linear deflection`, `dpi` -> `DPI`. */
 export function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[\s_-]+/)
+    .map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()))
+    .join(" ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

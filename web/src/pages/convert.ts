@@ -58,7 +58,7 @@ export function convertPage(root: HTMLElement, bridge: ToolBridge): void {
 
   replaceChildren(
     root,
-    h("header", {}, h("h1", {}, "Vektor"), h("p", { class: "lead" }, "Convert PDF, point-cloud and other engineering files in your browser.")),
+    h("header", {}, h("h1", {}, "Vektor"), h("p", { class: "lead" }, "Convert PDF, CAD, GIS, point-cloud, PCB, BIM and media files in your browser.")),
     h("main", {}, formEl, resultSection),
     h("footer", {}, h("p", { id: "offline-state", "aria-live": "polite" }), h("p", {}, h("a", { href: "/docs" }, "API reference"))),
   );

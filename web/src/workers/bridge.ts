@@ -142,7 +142,6 @@ export class ToolBridge {
       throw error;
     } finally {
       for (const cleanup of cleanups) cleanup();
-      if (onProgress) (onProgress as unknown as { [Comlink.releaseProxy]?: () => void })[Comlink.releaseProxy]?.();
     }
   }
 

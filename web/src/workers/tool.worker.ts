@@ -31,7 +31,11 @@ function throttled(report: ((fraction: number, message?: string) => void) | unde
     const now = Date.now();
     if (!report || (fraction < 1 && now - last < PROGRESS_INTERVAL_MS)) return;
     last = now;
-    void Promise.resolve(report(fraction, message)).catch(() => {});
+    try {
+      void Promise.resolve(report(fraction, message)).catch(() => {});
+    } catch {
+      // the host released the callback (the run was abandoned): nobody is listening
+    }
   };
 }
 
@@ -63,6 +67,8 @@ const api: ToolWorkerApi = {
       return { ok: false, error } satisfies RunResult;
     } finally {
       running.delete(request.id);
+      // Close the channel comlink opened for the host's progress callback.
+      (onProgress as Partial<Comlink.Remote<() => void>> | undefined)?.[Comlink.releaseProxy]?.();
     }
   },
 

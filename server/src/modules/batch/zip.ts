@@ -71,6 +71,7 @@ export class BatchZips {
   private async build(row: BatchRow): Promise<ZipInfo> {
     try {
       const outputs = await this.outputs(row.id);
+      if (outputs.length === 0) throw fail.invalidState("The batch's outputs are gone (past their retention)");
       const names = safeEntryNames(outputs.map((o) => o.filename));
       const zip = new yazl.ZipFile();
       outputs.forEach((o, i) => {

@@ -9,7 +9,7 @@ import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vek
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { afterCursor, pageOf } from "../../http/cursor";
-import { file } from "../../db/schema";
+import { batch, file } from "../../db/schema";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
 import type { UrlSigner } from "../../lib/signer";
@@ -296,7 +296,21 @@ export class FileService {
     for (let i = 0; i < expired.length; i += 500) {
       await this.db.delete(file).where(inArray(file.id, expired.slice(i, i + 500).map((r) => r.id)));
     }
+    freedBytes += await this.expireBatchZips(outputCut);
     return { deletedFiles: expired.length, freedBytes, uploadCutoff: uploadCut.toISOString(), outputCutoff: outputCut.toISOString() };
+  }
+
+  /** Cached batch ZIPs follow the outputs' retention; a later request builds a new one if outputs remain. */
+  private async expireBatchZips(cut: Date): Promise<number> {
+    const old = await this.db
+      .select({ id: batch.id, key: batch.zipKey, size: batch.zipSize })
+      .from(batch)
+      .where(and(eq(batch.zipState, "ready"), lt(batch.createdAt, cut)));
+    for (const z of old) {
+      if (z.key) await this.d.store.delete(z.key);
+      await this.db.update(batch).set({ zipState: null, zipKey: null, zipSize: null, zipSha256: null, zipStartedAt: null }).where(eq(batch.id, z.id));
+    }
+    return old.reduce((sum, z) => sum + (z.size ?? 0), 0);
   }
 
   /** Count of rows, for tests and status. */

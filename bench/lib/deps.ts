@@ -1,0 +1,17 @@
+/**
+ * What the tool and batch benchmarks need from the other workspaces. The bench package declares
+ * only @vektor/shared, and Bun's isolated installs resolve a bare name only inside a package that
+ * declares it, so these are reached by path: each module then resolves its own imports from its
+ * own workspace, exactly as it does in the server.
+ */
+export { WorkerPool } from "../../server/src/jobs/pool";
+export { createLogger } from "../../server/src/log";
+export { execute, listManifests, setWasmLocator } from "../../wasm-tools/src/index";
+export { nodeModulesWasmLocator } from "../../wasm-tools/src/runtime/node-wasm";
+export { PDFDocument, StandardFonts, rgb, degrees, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } from "../../wasm-tools/node_modules/pdf-lib";
+export { default as postgres } from "../../server/node_modules/postgres";
+
+import { join } from "node:path";
+export const REPO = join(import.meta.dir, "..", "..");
+/** Real Gerber boards shipped by @tracespace/fixtures (a dev dependency of wasm-tools and server). */
+export const TRACESPACE_BOARDS = join(REPO, "wasm-tools", "node_modules", "@tracespace", "fixtures", "boards");

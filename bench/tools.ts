@@ -1,0 +1,387 @@
+/**
+ * WASM tools against their native counterparts on Debian: for each tool that has one (qpdf,
+ * mutool, pdftotext, ogr2ogr, gdal_translate, ffmpeg, gerbv), the median time of the tool the way
+ * the server runs it (a warm WorkerPool of one Bun worker, server/src/jobs/pool.ts), the median of
+ * the same tool through execute() in this thread, the native command's median, and the ratio
+ * pool / native against the target (<= 1.5x; media <= 8x).
+ *
+ *   inputs    made in code at sizes that take roughly 0.2-2 s natively: many-page PDFs (pdf-lib),
+ *             a bloated PDF of raw images, GeoJSON, a GeoTIFF (gdal_translate from generated
+ *             pixels), a 30 s WAV, a 4 s test-pattern video (native ffmpeg, lavfi testsrc2), a
+ *             generated Gerber layer, and a real board layer from @tracespace/fixtures
+ *   method    per tool: one untimed warm-up of each side (the pool's is reported as "cold"), then
+ *             rounds of pool, in-process, native(s) interleaved so a busy neighbour hurts all
+ *             sides alike; medians. Native commands single-threaded (-threads 1, GDAL_NUM_THREADS=1)
+ *             as the WASM builds are; their files live on tmpfs (/dev/shm when there is one), as
+ *             the WASM side works in memory
+ *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
+ *             5, or 3 for tools whose warm run takes > 1 s), BENCH_ONLY (substring of slug or
+ *             input label), BENCH_STRICT=1 (exit 1 on a MISS)
+ */
+import type { ToolOutput } from "@vektor/shared/tools/manifest";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLogger, execute, nodeModulesWasmLocator, setWasmLocator, TRACESPACE_BOARDS, WorkerPool } from "./lib/deps";
+import { bloatedPdf, geojson, gerber, rasterVrt, textPdf, wav } from "./lib/inputs";
+import { ensureCommands, timeCommand } from "./lib/native";
+import { CpuWatch, fixed, median, printTable } from "./lib/table";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const RUNS_ENV = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : null;
+if (RUNS_ENV !== null && !(Number.isInteger(RUNS_ENV) && RUNS_ENV >= 1)) throw new Error("BENCH_RUNS must be an integer >= 1");
+const ONLY = process.env.BENCH_ONLY ?? "";
+const TIMEOUT_MS = 300_000;
+
+const NATIVE = { qpdf: "qpdf", mutool: "mupdf-tools", pdftotext: "poppler-utils", ogr2ogr: "gdal-bin", gdal_translate: "gdal-bin", ffmpeg: "ffmpeg", gerbv: "gerbv" };
+
+const work = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "vektor-bench-tools-"));
+const inDir = join(work, "in");
+const outDir = join(work, "out");
+mkdirSync(inDir);
+let pool: WorkerPool | null = null;
+async function cleanup() {
+  await pool?.close().catch(() => {});
+  pool = null;
+  rmSync(work, { recursive: true, force: true });
+}
+process.once("exit", () => rmSync(work, { recursive: true, force: true }));
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+
+interface InputFile {
+  name: string;
+  path: string;
+  mime: string;
+}
+interface Native {
+  label: string;
+  argv: (inputs: string[], out: string) => string[];
+}
+interface Case {
+  slug: string;
+  input: string;
+  params: Record<string, unknown>;
+  files: InputFile[];
+  natives: Native[];
+  target: number;
+}
+
+// ---------------------------------------------------------------- inputs
+
+const size = <T,>(full: T, quick: T) => (QUICK ? quick : full);
+
+function save(name: string, bytes: Uint8Array, mime: string): InputFile {
+  const path = join(inDir, name);
+  writeFileSync(path, bytes);
+  return { name, path, mime };
+}
+
+const mb = (path: string) => `${(statSync(path).size / 1e6).toFixed(1)} MB`;
+
+async function makeInputs() {
+  const t0 = performance.now();
+  const pdfPages = size(1000, 60);
+  const splitPages = size(300, 20);
+  const renderPages = size(20, 2);
+  const bloatPages = size(100, 8);
+  const features = size(20_000, 2_000);
+  const rasterSide = size(2000, 400);
+  const wavSeconds = size(30, 3);
+  const videoSeconds = size(4, 1);
+  const [pads, traces] = size([8000, 2000], [800, 200]);
+
+  const big = save(`text-${pdfPages}p.pdf`, await textPdf(pdfPages, { lines: 10, label: "Big" }), "application/pdf");
+  const small = save(`text-${splitPages}p.pdf`, await textPdf(splitPages, { lines: 10, label: "Small", seed: 2 }), "application/pdf");
+  const render = save(`drawing-${renderPages}p.pdf`, await textPdf(renderPages, { lines: 40, label: "Render", seed: 3 }), "application/pdf");
+  const bloated = save(`bloated-${bloatPages}p.pdf`, await bloatedPdf(bloatPages), "application/pdf");
+  const gj = save(`features-${features}.geojson`, geojson(features), "application/geo+json");
+
+  // GeoTIFF: generated pixels behind a VRT, written as a plain (uncompressed) GeoTIFF by GDAL itself
+  const vrt = rasterVrt(inDir, rasterSide, rasterSide);
+  const tif = join(inDir, `raster-${rasterSide}.tif`);
+  await timeCommand(["gdal_translate", "-q", "-of", "GTiff", vrt, tif]);
+  rmSync(join(inDir, "raster.raw"));
+  const tiff: InputFile = { name: `raster-${rasterSide}.tif`, path: tif, mime: "image/tiff" };
+
+  const audio = save(`tone-${wavSeconds}s.wav`, wav(wavSeconds), "audio/wav");
+  // A test-pattern video with a sine tone, H.264/AAC in MP4 (what phones and cameras hand over)
+  const mp4 = join(inDir, `testsrc-${videoSeconds}s.mp4`);
+  await timeCommand([
+    "ffmpeg", "-nostdin", "-v", "error", "-y",
+    "-f", "lavfi", "-i", `testsrc2=size=480x270:rate=30:duration=${videoSeconds}`,
+    "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=44100:duration=${videoSeconds}`,
+    "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-shortest", mp4,
+  ]);
+  const video: InputFile = { name: `testsrc-${videoSeconds}s.mp4`, path: mp4, mime: "video/mp4" };
+
+  const gbr = save(`copper-${pads}pads.gbr`, gerber(pads, traces), "application/vnd.gerber");
+  const realGerber = join(TRACESPACE_BOARDS, "8bit-mixtape", "mixtape.gto");
+  const real: InputFile = { name: "mixtape.gto", path: join(inDir, "mixtape.gto"), mime: "application/vnd.gerber" };
+  copyFileSync(realGerber, real.path);
+
+  console.log(`[tools] inputs made in ${((performance.now() - t0) / 1000).toFixed(1)} s under ${inDir}`);
+  return { big, small, render, bloated, gj, tiff, audio, video, gbr, real, pdfPages, splitPages, renderPages, bloatPages, features, rasterSide, wavSeconds, videoSeconds, pads };
+}
+
+const FF = ["ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y", "-threads", "1", "-filter_threads", "1"];
+
+function cases(i: Awaited<ReturnType<typeof makeInputs>>): Case[] {
+  const pdfTarget = 1.5;
+  const mediaTarget = 8;
+  const videoArgs = (to: "webm" | "mp4") =>
+    to === "mp4"
+      ? ["-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-f", "mp4"]
+      : ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-crf", "10", "-b:v", "1M", "-c:a", "libvorbis", "-b:a", "128k", "-f", "webm"];
+  const videoMap = ["-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn", "-vf", "scale=trunc(iw/2)*2:-2"];
+  return [
+    {
+      slug: "pdf.compress",
+      input: `${i.bloatPages}-page PDF of raw images, ${mb(i.bloated.path)}`,
+      params: {},
+      files: [i.bloated],
+      target: pdfTarget,
+      natives: [
+        { label: "mutool clean -gggg -z -f -i", argv: ([a], o) => ["mutool", "clean", "-gggg", "-z", "-f", "-i", a, `${o}/out.pdf`] },
+        { label: "qpdf --object-streams=generate --compress-streams=y", argv: ([a], o) => ["qpdf", "--object-streams=generate", "--compress-streams=y", a, `${o}/out.pdf`] },
+      ],
+    },
+    {
+      slug: "pdf.merge",
+      input: `${i.pdfPages} + ${i.splitPages} pages`,
+      params: {},
+      files: [i.big, i.small],
+      target: pdfTarget,
+      natives: [{ label: "qpdf --empty --pages a b --", argv: ([a, b], o) => ["qpdf", "--empty", "--pages", a, b, "--", `${o}/out.pdf`] }],
+    },
+    {
+      slug: "pdf.split",
+      input: `${i.splitPages} pages -> ${i.splitPages} PDFs`,
+      params: {},
+      files: [i.small],
+      target: pdfTarget,
+      natives: [{ label: "qpdf --split-pages", argv: ([a], o) => ["qpdf", "--split-pages", a, `${o}/p-%d.pdf`] }],
+    },
+    {
+      slug: "pdf.rotate",
+      input: `${i.pdfPages} pages, ${mb(i.big.path)}`,
+      params: { degrees: 90 },
+      files: [i.big],
+      target: pdfTarget,
+      natives: [{ label: "qpdf --rotate=+90", argv: ([a], o) => ["qpdf", "--rotate=+90", a, `${o}/out.pdf`] }],
+    },
+    {
+      slug: "pdf.render-png",
+      input: `${i.renderPages} pages at 96 dpi`,
+      params: { dpi: 96 },
+      files: [i.render],
+      target: pdfTarget,
+      natives: [{ label: "mutool draw -r 96 -o p%d.png", argv: ([a], o) => ["mutool", "draw", "-q", "-r", "96", "-o", `${o}/p%d.png`, a] }],
+    },
+    {
+      slug: "pdf.extract-text",
+      input: `${i.pdfPages} pages`,
+      params: { format: "txt" },
+      files: [i.big],
+      target: pdfTarget,
+      natives: [
+        { label: "mutool draw -F txt", argv: ([a], o) => ["mutool", "draw", "-q", "-F", "txt", "-o", `${o}/out.txt`, a] },
+        { label: "pdftotext", argv: ([a], o) => ["pdftotext", a, `${o}/out.txt`] },
+      ],
+    },
+    {
+      slug: "gis.convert",
+      input: `GeoJSON -> GeoPackage, ${i.features} features`,
+      params: { to: "gpkg" },
+      files: [i.gj],
+      target: pdfTarget,
+      natives: [{ label: "ogr2ogr -f GPKG", argv: ([a], o) => ["ogr2ogr", "-f", "GPKG", `${o}/out.gpkg`, a] }],
+    },
+    {
+      slug: "gis.reproject",
+      input: `GeoJSON 4326 -> 3857, ${i.features} features`,
+      params: { to: 3857 },
+      files: [i.gj],
+      target: pdfTarget,
+      natives: [{ label: "ogr2ogr -f GeoJSON -t_srs EPSG:3857", argv: ([a], o) => ["ogr2ogr", "-f", "GeoJSON", "-t_srs", "EPSG:3857", `${o}/out.geojson`, a] }],
+    },
+    {
+      slug: "gis.raster-convert",
+      input: `GeoTIFF ${i.rasterSide}x${i.rasterSide} RGB -> PNG`,
+      params: { to: "png" },
+      files: [i.tiff],
+      target: pdfTarget,
+      natives: [{ label: "gdal_translate -of PNG", argv: ([a], o) => ["gdal_translate", "-q", "-of", "PNG", "-b", "1", "-b", "2", "-b", "3", a, `${o}/out.png`] }],
+    },
+    {
+      slug: "media.transcode",
+      input: `WAV ${i.wavSeconds} s stereo -> MP3 192k`,
+      params: { to: "mp3" },
+      files: [i.audio],
+      target: mediaTarget,
+      natives: [
+        {
+          label: "ffmpeg -threads 1 libmp3lame 192k",
+          argv: ([a], o) => [...FF, "-i", a, "-map", "0:a:0", "-vn", "-sn", "-dn", "-c:a", "libmp3lame", "-b:a", "192k", "-threads", "1", "-f", "mp3", "-fflags", "+bitexact", `${o}/out.mp3`],
+        },
+      ],
+    },
+    {
+      slug: "media.transcode",
+      input: `MP4 ${i.videoSeconds} s 480x270 -> WebM (VP8)`,
+      params: { to: "webm" },
+      files: [i.video],
+      target: mediaTarget,
+      natives: [{ label: "ffmpeg -threads 1 libvpx realtime", argv: ([a], o) => [...FF, "-i", a, ...videoMap, ...videoArgs("webm"), "-threads", "1", "-fflags", "+bitexact", `${o}/out.webm`] }],
+    },
+    {
+      slug: "media.transcode",
+      input: `MP4 ${i.videoSeconds} s 480x270 -> MP4 (H.264)`,
+      params: { to: "mp4" },
+      files: [i.video],
+      target: mediaTarget,
+      natives: [{ label: "ffmpeg -threads 1 libx264 veryfast", argv: ([a], o) => [...FF, "-i", a, ...videoMap, ...videoArgs("mp4"), "-threads", "1", "-fflags", "+bitexact", `${o}/out.mp4`] }],
+    },
+    {
+      slug: "pcb.gerber-to-svg",
+      input: `generated copper layer, ${i.pads} pads`,
+      params: {},
+      files: [i.gbr],
+      target: pdfTarget,
+      natives: [{ label: "gerbv -x svg", argv: ([a], o) => ["gerbv", "-x", "svg", "-o", `${o}/out.svg`, a] }],
+    },
+    {
+      slug: "pcb.gerber-to-svg",
+      input: `tracespace 8bit-mixtape silkscreen, ${mb(i.real.path)}`,
+      params: {},
+      files: [i.real],
+      target: pdfTarget,
+      natives: [{ label: "gerbv -x svg", argv: ([a], o) => ["gerbv", "-x", "svg", "-o", `${o}/out.svg`, a] }],
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- measuring
+
+const bytesOf = (outputs: ToolOutput[]) => outputs.reduce((s, o) => s + o.bytes.byteLength, 0);
+
+function dirBytes(dir: string): number {
+  return readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).size, 0);
+}
+
+interface Measured {
+  c: Case;
+  pool: number[];
+  poolCold: number;
+  inproc: number[];
+  native: number[][];
+  wasmBytes: number;
+  nativeBytes: number[];
+  error?: string;
+}
+
+async function measure(c: Case): Promise<Measured> {
+  const inputs = c.files.map((f) => ({ name: f.name, mime: f.mime, bytes: new Uint8Array(readFileSync(f.path)) }));
+  // The pool transfers (detaches) input buffers, as the runner's are: a fresh copy per run, made untimed.
+  const fresh = () => inputs.map((x) => ({ ...x, bytes: x.bytes.slice() }));
+  let n = 0;
+  const viaPool = async () => {
+    const task = { id: `bench-${n++}`, slug: c.slug, inputs: fresh(), params: c.params, timeoutMs: TIMEOUT_MS };
+    const t0 = performance.now();
+    const outcome = await pool!.run(task);
+    const ms = performance.now() - t0;
+    if (!outcome.ok) throw new Error(`${c.slug} in the pool: ${outcome.error.code}: ${outcome.error.message}`);
+    return { ms, bytes: bytesOf(outcome.outputs) };
+  };
+  const inProcess = async () => {
+    const copy = fresh();
+    const t0 = performance.now();
+    const outputs = await execute(c.slug, copy, c.params);
+    return { ms: performance.now() - t0, bytes: bytesOf(outputs) };
+  };
+  const native = async (k: number) => {
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir);
+    const ms = await timeCommand(c.natives[k].argv(c.files.map((f) => f.path), outDir), { env: { GDAL_NUM_THREADS: "1", OMP_NUM_THREADS: "1" } });
+    return { ms, bytes: dirBytes(outDir) };
+  };
+
+  const m: Measured = { c, pool: [], poolCold: 0, inproc: [], native: c.natives.map(() => []), wasmBytes: 0, nativeBytes: [] };
+  // warm-up: each side once, untimed (the pool's first run is the cold start: WASM compile and init)
+  const cold = await viaPool();
+  m.poolCold = cold.ms;
+  m.wasmBytes = cold.bytes;
+  const warm = await viaPool(); // second pool run decides how many rounds fit
+  await inProcess();
+  for (let k = 0; k < c.natives.length; k++) m.nativeBytes[k] = (await native(k)).bytes;
+  const rounds = QUICK ? 1 : (RUNS_ENV ?? (warm.ms > 1000 ? 3 : 5));
+  m.pool.push(warm.ms);
+  for (let r = 0; r < rounds; r++) {
+    if (r > 0) m.pool.push((await viaPool()).ms);
+    m.inproc.push((await inProcess()).ms);
+    for (let k = 0; k < c.natives.length; k++) m.native[k].push((await native(k)).ms);
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------- main
+
+const cpu = new CpuWatch();
+let failed = false;
+try {
+  const missing = ensureCommands(NATIVE);
+  if (missing.length) console.warn(`[tools] not available even after apt-get: ${missing.join(", ")}; their rows are skipped`);
+  setWasmLocator(nodeModulesWasmLocator); // in-process runs read the WASM from node_modules, as the server's workers do
+  const inputs = await makeInputs();
+  pool = new WorkerPool(1, createLogger("silent"));
+  const all = cases(inputs).filter((c) => !ONLY || c.slug.includes(ONLY) || c.input.includes(ONLY));
+  const results: Measured[] = [];
+  for (const c of all) {
+    const natives = c.natives.filter((n) => !missing.includes(n.argv(["a", "b"], "o")[0]));
+    if (natives.length === 0) continue;
+    const t0 = performance.now();
+    try {
+      const m = await measure({ ...c, natives });
+      results.push(m);
+      console.log(`[tools] ${c.slug} (${c.input}): pool ${fixed(median(m.pool))} ms, in-process ${fixed(median(m.inproc))} ms, native ${m.native.map((xs) => fixed(median(xs))).join(" / ")} ms  [${((performance.now() - t0) / 1000).toFixed(0)} s]`);
+    } catch (err) {
+      failed = true;
+      console.error(`[tools] ${c.slug} (${c.input}) failed: ${(err as Error).message}`);
+      results.push({ c: { ...c, natives }, pool: [], poolCold: 0, inproc: [], native: natives.map(() => []), wasmBytes: 0, nativeBytes: [], error: (err as Error).message.slice(0, 80) });
+    }
+  }
+
+  let allPass = true;
+  const rows: (string | number)[][] = [];
+  const detail: (string | number)[][] = [];
+  for (const m of results) {
+    m.c.natives.forEach((n, k) => {
+      if (m.error) {
+        allPass = false;
+        rows.push([m.c.slug, m.c.input, "-", "-", "-", "-", `<= ${m.c.target}x`, `ERROR ${m.error}`]);
+        return;
+      }
+      const wasm = median(m.pool);
+      const nat = median(m.native[k]);
+      const ratio = wasm / nat;
+      const pass = ratio <= m.c.target;
+      if (k === 0) allPass &&= pass;
+      rows.push([`${m.c.slug}${k ? " (alt.)" : ""}`, m.c.input, fixed(wasm), fixed(median(m.inproc)), fixed(nat), `${ratio.toFixed(2)}x`, `<= ${m.c.target}x`, pass ? "PASS" : "MISS"]);
+      detail.push([m.c.slug, m.c.input, n.label, fixed(m.poolCold), `${fixed(Math.min(...m.pool))}-${fixed(Math.max(...m.pool))}`, `${fixed(Math.min(...m.native[k]))}-${fixed(Math.max(...m.native[k]))}`, m.pool.length, kb(m.wasmBytes), kb(m.nativeBytes[k])]);
+    });
+  }
+
+  console.log(`\ntools: WASM (warm WorkerPool of 1 Bun worker, as the server runs it; and execute() in-process) vs native Debian tools, medians${QUICK ? " (BENCH_QUICK: small inputs, one round)" : ""}\n`);
+  printTable(["tool", "input", "WASM pool median ms", "in-process median ms", "native median ms", "ratio", "target", "result"], rows);
+  console.log("\nper row: native command, pool cold start (first run: WASM compile and init), spread of the timed runs, output sizes\n");
+  printTable(["tool", "input", "native command", "pool cold ms", "pool min-max ms", "native min-max ms", "runs", "WASM out KB", "native out KB"], detail);
+  console.log(`\n(the "(alt.)" rows are a second native reference; PASS/MISS of the tool is decided by its first row)`);
+  console.log(cpu.note());
+  if ((failed || !allPass) && process.env.BENCH_STRICT === "1") process.exitCode = 1;
+  if (failed) process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+
+function kb(bytes: number): string {
+  return bytes ? fixed(bytes / 1024) : "-";
+}
