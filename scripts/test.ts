@@ -122,7 +122,8 @@ if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only 
 const pg = e2eOnly ? null : await startPostgres();
 if (pg) {
   try {
-    await bunTest("HTTP integration (PostgreSQL)", ["server/test"], { TEST_DATABASE_URL: pg.url });
+    const serverOnly = only.filter((p) => p.startsWith("server/test"));
+    await bunTest("HTTP integration (PostgreSQL)", serverOnly.length ? serverOnly : ["server/test"], { TEST_DATABASE_URL: pg.url });
   } finally {
     pg.stop();
   }

@@ -60,7 +60,7 @@ test("SIGKILL half-way through a batch: after a restart every item is processed 
 
   proc = await start(env, base);
   let d!: Detail;
-  for (let i = 0; i < 1200; i++) {
+  for (let i = 0; i < 2400; i++) {
     d = await c.t.call<Detail>("GET", `/api/batch/${batchId}`);
     if (d.batch.status === "completed" || d.batch.status === "failed") break;
     await Bun.sleep(100);
@@ -83,4 +83,4 @@ test("SIGKILL half-way through a batch: after a restart every item is processed 
   expect(listed.filter((f) => f.jobId).map((f) => f.fileId).sort()).toEqual([...outputs].sort());
   expect((await c.credits()).filter((e) => e.ref === batchId).map((e) => e.amount)).toEqual([-41]);
   expect((await c.account()).credits).toBe(59);
-}, 180_000);
+}, 360_000);
