@@ -52,12 +52,14 @@ export const jsonBody = new Elysia({ name: "json-body" }).parser("jsonCapped", a
 });
 
 /**
- * Byte transfers through signed URLs are not rate-limited: each was authorised by a presign
- * call, which is, and a bulk upload from one address would otherwise trip the limit.
+ * Only API calls count against the rate limit: not the web app's static files, and not byte
+ * transfers through signed URLs (each was authorised by a presign call, which counts; a bulk
+ * upload from one address would otherwise trip the limit).
  */
-function isSignedTransfer(url: string): boolean {
+function isRateLimited(url: string): boolean {
   const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-  return path.startsWith("/api/files/upload/") || path.startsWith("/api/files/signed/");
+  if (!path.startsWith("/api/")) return false;
+  return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
 export function httpCore(s: Services) {
@@ -67,7 +69,7 @@ export function httpCore(s: Services) {
       const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
       requestIds.set(request, { id, start: performance.now() });
       set.headers["x-request-id"] = id;
-      if (isSignedTransfer(request.url)) return;
+      if (!isRateLimited(request.url)) return;
       const perMinute = await s.config.get("ratelimit.per_minute");
       const retryAfter = s.limiter.hit(callerKey(request, server?.requestIP(request)?.address ?? null), perMinute);
       if (retryAfter > 0) throw new ServiceError("RATE_LIMITED", `Rate limit of ${perMinute} requests a minute exceeded`, { "retry-after": String(retryAfter) });
