@@ -4,13 +4,15 @@
  * write leaves nothing behind.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LocalMultipart } from "./local-multipart";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
 import { ByteMeter, sha256Of } from "./meter";
 import { StorageError, StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
 import { assertKey, assertWindow, clampRange } from "./validate";
+
+const HASH_BLOCK = 1 << 20;
 
 /** ObjectStore on local disk, rooted at `root` (created on first write). */
 export class LocalStore implements ObjectStore {
@@ -89,8 +91,26 @@ export class LocalStore implements ObjectStore {
     return this.statObject(this.pathOf(key));
   }
 
+  /**
+   * Hashes through one reused buffer: a stream would hand over a fresh buffer per chunk, and in
+   * a busy server that garbage piles up to the object's size before it is collected.
+   */
   async sha256(key: string): Promise<string> {
-    return sha256Of(await this.get(key));
+    const handle = await open(this.pathOf(key), "r").catch((err) => {
+      throw isMissing(err) ? new StorageNotFound(key) : err;
+    });
+    try {
+      const hasher = new Bun.CryptoHasher("sha256");
+      const buf = new Uint8Array(HASH_BLOCK);
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, 0, HASH_BLOCK, null);
+        if (bytesRead === 0) break;
+        hasher.update(buf.subarray(0, bytesRead));
+      }
+      return hasher.digest("hex");
+    } finally {
+      await handle.close();
+    }
   }
 
   async delete(key: string): Promise<void> {
