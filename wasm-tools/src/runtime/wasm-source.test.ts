@@ -34,7 +34,7 @@ const { PDFDocument } = await import("pdf-lib");
 const { readFileSync } = await import("node:fs");
 const doc = await PDFDocument.create(); doc.addPage();
 const pdf = await doc.save();
-const laz = new Uint8Array(readFileSync(SRC + "/../../../shared/fixtures/pointcloud/point-color-time.las.laz"));
+const laz = new Uint8Array(readFileSync(SRC + "/../../fixtures/pointcloud/point-color-time.las.laz"));
 const asked = [];
 setWasmLocator(async (ref) => { asked.push(ref.name + ":" + ref.pkg + "/" + ref.file); return SOURCE(ref); });
 const run = (slug, input) => execute(slug, [input], {}).then((o) => o[0].bytes.length, (e) => e.code + " " + e.message);

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolInput } from "@vektor/shared/tools/manifest";
 
-/** /work/shared/fixtures (resolved relative to this file: wasm-tools/src/testing -> ../../../../shared). */
-export const SHARED_FIXTURES = fileURLToPath(new URL("../../../../shared/fixtures/", import.meta.url));
+/** The repo's fixtures/ folder (third-party samples with their provenance). */
+export const SHARED_FIXTURES = fileURLToPath(new URL("../../../fixtures/", import.meta.url));
 
 /** A point-cloud fixture as a tool input. */
 export function pointcloudFixture(file: string): ToolInput {

@@ -1,5 +1,5 @@
 /**
- * The signature check against real files: CAD, BIM and point clouds from shared/fixtures and from
+ * The signature check against real files: CAD, BIM and point clouds from the repo's fixtures/ and from
  * the packages that ship them (occt-import-js, @tracespace/fixtures), documents and datasets made
  * by real writers (pdf-lib, flatgeobuf, fflate, SQLite), and complete small files written below
  * byte by byte where no package writes the format. Every written file was checked once with
@@ -22,7 +22,7 @@ function sampleOf(bytes: Uint8Array): Sample {
 }
 
 const read = (path: string | URL) => new Uint8Array(readFileSync(path));
-const shared = (path: string) => read(new URL(`../../../../../shared/fixtures/${path}`, import.meta.url));
+const shared = (path: string) => read(new URL(`../../../../fixtures/${path}`, import.meta.url));
 const packageDir = (name: string) => dirname(Bun.resolveSync(`${name}/package.json`, import.meta.dir));
 const OCCT = join(packageDir("occt-import-js"), "test/testfiles");
 const TRACESPACE = packageDir("@tracespace/fixtures");
