@@ -154,9 +154,10 @@ interface BatchRun {
   serverMs: number;
   /** batch.created_at -> first claim: how long the queue waited for a worker to look. */
   firstClaimMs: number;
-  /** Median claim -> finish of one item (inputs read, tool run, output stored, rows written). */
+  /** Median and mean claim -> finish of one item (claim query, inputs read, tool run, output stored, rows written). */
   itemMs: number;
-  /** Median gap between one item's finish and the next claim on the same lane (1 worker only). */
+  itemMeanMs: number;
+  /** Mean gap between one item's finish and the next claim on the same lane (1 worker only). */
   gapMs: number | null;
   stmtsPerItem: number;
   dbMsPerItem: number;
@@ -183,19 +184,20 @@ async function timedBatch(client: VektorClient, c: Cluster, fileIds: string[], w
     from batch b join job j on j.batch_id = b.id where b.id = ${batchId} group by b.created_at`;
   const jobs = await sql<{ s: number; f: number }[]>`
     select extract(epoch from started_at) * 1000 as s, extract(epoch from finished_at) * 1000 as f from job where batch_id = ${batchId} order by started_at`;
-  const itemMs = median(jobs.map((j) => Number(j.f) - Number(j.s)));
+  const items = jobs.map((j) => Number(j.f) - Number(j.s));
   const gaps = workers === 1 ? jobs.slice(1).map((j, i) => Number(j.s) - Number(jobs[i].f)) : [];
   const calls = statements.reduce((s, x) => s + x.calls, 0);
   const dbMs = statements.reduce((s, x) => s + x.ms, 0);
-  const claim = statements.find((s) => /^update job set status = .* attempts = job\.attempts/i.test(s.query));
+  const claim = statements.find((s) => /^update "?job"? set "?status"? = .*"?attempts"? = "?job"?\."?attempts"?/i.test(s.query));
   return {
     workers,
     wallMs,
     createMs,
     serverMs: Number(b.last) - Number(b.created),
     firstClaimMs: Number(b.first) - Number(b.created),
-    itemMs,
-    gapMs: gaps.length ? median(gaps) : null,
+    itemMs: median(items),
+    itemMeanMs: items.reduce((a, b) => a + b, 0) / items.length,
+    gapMs: gaps.length ? gaps.reduce((a, b) => a + b, 0) / gaps.length : null,
     stmtsPerItem: calls / fileIds.length,
     dbMsPerItem: dbMs / fileIds.length,
     claimMeanMs: claim ? claim.ms / claim.calls : NaN,
@@ -223,24 +225,44 @@ async function toolTimeMs(bytes: Uint8Array, name: string, runs: number): Promis
   }
 }
 
-/** EXPLAIN ANALYZE of the runner's claim query (same text as server/src/jobs/runner.ts) in a rolled-back transaction. */
-async function explainClaim(perUser: number): Promise<{ ms: number; plan: string[] }> {
+/** The runner's claim query as shipped (same text as server/src/jobs/runner.ts, limits filled in). */
+const CLAIM_SHIPPED = (perUser: number) => `update job set status = 'running', attempts = job.attempts + 1,
+    lease_until = now() + make_interval(secs => 30), started_at = coalesce(job.started_at, now())
+  where job.id = (
+    select c.id from job c
+    where (c.status = 'queued' or (c.status = 'running' and c.lease_until < now()))
+      and (select count(*) from job r where r.user_id = c.user_id and r.status = 'running' and r.lease_until >= now()) < ${perUser}
+      and (0 = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < 0)
+    order by c.created_at
+    for update skip locked
+    limit 1)
+  returning job.id`;
+
+/**
+ * The proposed claim (bench/lib/ab-entry.ts "claim"): queued rows only, in index order, with the
+ * per-user running counts computed once, returning the whole row (expired leases are a second
+ * query, run only when nothing is queued).
+ */
+const CLAIM_PROPOSED = (perUser: number) => `update job set status = 'running', attempts = job.attempts + 1,
+    lease_until = now() + make_interval(secs => 30), started_at = coalesce(job.started_at, now())
+  where job.id = (
+    select c.id from job c
+    where c.status = 'queued'
+      and c.user_id not in (select r.user_id from job r where r.status = 'running' and r.lease_until >= now() group by r.user_id having count(*) >= ${perUser})
+      and (0 = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < 0)
+    order by c.created_at
+    for update of c skip locked
+    limit 1)
+  returning job.*`;
+
+/** EXPLAIN ANALYZE of a claim query in a rolled-back transaction (nothing is claimed): median execution time and the plan. */
+async function explainClaim(query: string): Promise<{ ms: number; plan: string[] }> {
   const times: number[] = [];
   let plan: string[] = [];
   for (let i = 0; i < 5; i++) {
     await pg!.sql
       .begin(async (tx) => {
-        const rows = await tx.unsafe(`explain (analyze, buffers off, timing on) update job set status = 'running', attempts = job.attempts + 1,
-          lease_until = now() + make_interval(secs => 30), started_at = coalesce(job.started_at, now())
-        where job.id = (
-          select c.id from job c
-          where (c.status = 'queued' or (c.status = 'running' and c.lease_until < now()))
-            and (select count(*) from job r where r.user_id = c.user_id and r.status = 'running' and r.lease_until >= now()) < ${perUser}
-            and (0 = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < 0)
-          order by c.created_at
-          for update skip locked
-          limit 1)
-        returning job.id`);
+        const rows = await tx.unsafe(`explain (analyze, buffers off, timing on) ${query}`);
         plan = rows.map((r) => String(r["QUERY PLAN"]));
         throw new Error("rollback");
       })
@@ -269,7 +291,7 @@ async function throughput(client: VektorClient, c: Cluster, ids: string[], rssAp
       const run = await timedBatch(client, c, ids, n);
       run.apiRss = rssApi.mark();
       mine.push(run);
-      log(`${n} worker(s), run ${r + 1}/${RUNS}: ${ids.length} items in ${sec(run.wallMs)} s (${fixed(ids.length / (run.wallMs / 1000), 1)} items/s; server-side ${sec(run.serverMs)} s, item ${fixed(run.itemMs, 1)} ms, ${fixed(run.stmtsPerItem, 1)} statements/item)`);
+      log(`${n} worker(s), run ${r + 1}/${RUNS}: ${ids.length} items in ${sec(run.wallMs)} s (${fixed(ids.length / (run.wallMs / 1000), 1)} items/s; server-side ${sec(run.serverMs)} s, item mean ${fixed(run.itemMeanMs, 1)} ms, claim query mean ${fixed(run.claimMeanMs, 2)} ms, ${fixed(run.stmtsPerItem, 1)} statements/item)`);
     }
     runs.push(mine);
     await c.stopWorkers();
@@ -358,6 +380,7 @@ async function zipStep(client: VektorClient, c: Cluster, rssApi: RssMeter) {
 const cpuWatch = new CpuWatch();
 try {
   ensureCommands({ zip: "zip", unzip: "unzip" });
+  if (process.env.BENCH_SERVER_ENTRY) log(`server entry ${process.env.BENCH_SERVER_ENTRY}${process.env.BENCH_AB ? ` (BENCH_AB=${process.env.BENCH_AB})` : ""}`);
   log(`PostgreSQL, one ROLE=api process; items ${ITEMS}, ZIP ${ZIP_MB} MB, ${RUNS} run(s) per step; under ${work}`);
   pg = await startPostgres();
   cluster = await startCluster({ dataDir, databaseUrl: pg.url });
@@ -382,7 +405,8 @@ try {
 
   // The claim query's plan with a full queue and the history these runs left (workers stopped, batch cancelled after)
   const { batchId: queuedId } = await client.t.call<{ batchId: string }>("POST", "/api/batch", { type: TOOL, fileIds: ids, params: PARAMS });
-  const claim = await explainClaim(perUser);
+  const claimShipped = await explainClaim(CLAIM_SHIPPED(perUser));
+  const claimProposed = await explainClaim(CLAIM_PROPOSED(perUser));
   await client.t.call("POST", `/api/batch/${queuedId}/cancel`);
   const [{ jobs }] = await pg.sql<{ jobs: string }[]>`select count(*) as jobs from job`;
 
@@ -413,11 +437,11 @@ try {
 
   console.log("\nwhere the time goes (median run of each):\n");
   printTable(
-    ["workers", "POST /api/batch ms", "created -> 1st claim ms", "server wall s", "claim -> finish / item ms", "gap between items ms", "SQL statements / item", "DB exec ms / item", "claim query mean ms", "CPU ms / item api", "workers", "postgres", "API peak RSS MB"],
+    ["workers", "POST /api/batch ms", "created -> 1st claim ms", "server wall s", "claim -> finish / item mean ms", "median ms", "gap between items mean ms", "SQL statements / item", "DB exec ms / item", "claim query mean ms", "CPU ms / item api", "workers", "postgres", "API peak RSS MB"],
     runs.map((rs, k) => {
       const m = medianRun(rs);
       const per = (s: number) => fixed((s * 1000) / ITEMS, 1);
-      return [WORKER_COUNTS[k], fixed(m.createMs), fixed(m.firstClaimMs), sec(m.serverMs), fixed(m.itemMs, 1), m.gapMs === null ? "-" : fixed(m.gapMs, 1), fixed(m.stmtsPerItem, 1), fixed(m.dbMsPerItem, 2), fixed(m.claimMeanMs, 2), per(m.cpu.api), per(m.cpu.workers), per(m.cpu.pg), fixed(m.apiRss / MiB)];
+      return [WORKER_COUNTS[k], fixed(m.createMs), fixed(m.firstClaimMs), sec(m.serverMs), fixed(m.itemMeanMs, 1), fixed(m.itemMs, 1), m.gapMs === null ? "-" : fixed(m.gapMs, 1), fixed(m.stmtsPerItem, 1), fixed(m.dbMsPerItem, 2), fixed(m.claimMeanMs, 2), per(m.cpu.api), per(m.cpu.workers), per(m.cpu.pg), fixed(m.apiRss / MiB)];
     }),
   );
   const top = medianRun(runs[runs.length - 1]).top;
@@ -428,8 +452,11 @@ try {
       top.map((s) => [fixed(s.calls / ITEMS, 2), fixed(s.ms), fixed(s.ms / s.calls, 3), s.query.slice(0, 110)]),
     );
   }
-  console.log(`\nclaim query with ${ITEMS} queued items and ${jobs} job rows in the table: ${fixed(claim.ms, 2)} ms (EXPLAIN ANALYZE, median of 5, rolled back); plan:`);
-  for (const line of claim.plan.filter((l) => /Scan|Sort|Limit|Aggregate|Execution/.test(l)).slice(0, 12)) console.log(`    ${line.trim()}`);
+  console.log(`\nclaim query with ${ITEMS} queued items and ${jobs} job rows in the table (EXPLAIN ANALYZE, median of 5, rolled back):`);
+  for (const [name, c] of [["as shipped (server/src/jobs/runner.ts)", claimShipped], ["proposed (bench/lib/ab-entry.ts claim)", claimProposed]] as const) {
+    console.log(`  ${name}: ${fixed(c.ms, 2)} ms; plan:`);
+    for (const line of c.plan.filter((l) => /Scan|Sort|Limit|Aggregate|SubPlan|Execution/.test(l)).slice(0, 12)) console.log(`      ${line.trim()}`);
+  }
 
   let peakRss = Math.max(...runs.flat().map((r) => r.apiRss));
   if (zip) {

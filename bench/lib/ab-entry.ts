@@ -12,6 +12,7 @@
  *   crc       the batch ZIP's CRC-32 computed natively (node:zlib crc32) instead of in
  *             JavaScript (buffer-crc32, which yazl uses)
  */
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
@@ -61,7 +62,7 @@ if (wanted.has("progress")) {
 
 if (wanted.has("crc")) {
   // the very module instance yazl requires
-  const fromYazl = createRequire(join(import.meta.dir, "..", "..", "server", "node_modules", "yazl", "index.js"));
+  const fromYazl = createRequire(realpathSync(join(import.meta.dir, "..", "..", "server", "node_modules", "yazl", "index.js")));
   const crc32 = fromYazl("buffer-crc32") as { unsigned: (buf: Uint8Array, previous?: number) => number };
   crc32.unsigned = (buf, previous) => zlib.crc32(buf, previous ?? 0);
 }
