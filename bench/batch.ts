@@ -55,7 +55,10 @@ const dataDir = join(work, "data");
 let pg: BenchPostgres | null = null;
 let cluster: Cluster | null = null;
 let rssApi: RssMeter | null = null;
+/** Aborts open event streams on the way out: the API's graceful stop waits for open requests. */
+const streams = new AbortController();
 async function cleanup() {
+  streams.abort();
   rssApi?.stop();
   rssApi = null;
   await cluster?.stop().catch(() => {});
@@ -95,7 +98,7 @@ interface Progress {
 
 /** Reads the batch's SSE stream until an event with a terminal status (what the web app does). */
 async function waitTerminal(client: VektorClient, batchId: string, timeoutMs = 30 * 60_000): Promise<Progress> {
-  const res = await client.t.fetch(`/api/batch/${batchId}/events`, { headers: { accept: "text/event-stream" }, signal: AbortSignal.timeout(timeoutMs) });
+  const res = await client.t.fetch(`/api/batch/${batchId}/events`, { headers: { accept: "text/event-stream" }, signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), streams.signal]) });
   if (!res.ok || !res.body) throw new Error(`events answered ${res.status}`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
