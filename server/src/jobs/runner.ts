@@ -113,24 +113,34 @@ export class JobRunner {
     });
   }
 
-  /** One queued job (or one whose lease expired), now running under a fresh lease. */
+  /**
+   * One job whose lease expired (its process died: taken back first), else the oldest queued
+   * job, now running under a fresh lease. The per-user and global counts are computed once per
+   * claim, not per queued row, so a claim stays cheap however long the queue is.
+   */
   async claim(): Promise<JobRow | null> {
-    const leaseSeconds = this.opts.leaseMs / 1000;
     const { perUser, global } = await this.limits();
-    const rows = await this.db.execute<Record<string, unknown>>(sql`
+    return (await this.claimWhere(sql`c.status = 'running' and c.lease_until < now()`, perUser, global)) ?? (await this.claimWhere(sql`c.status = 'queued'`, perUser, global));
+  }
+
+  private async claimWhere(which: ReturnType<typeof sql>, perUser: number, global: number): Promise<JobRow | null> {
+    const leaseSeconds = this.opts.leaseMs / 1000;
+    const result = await this.db.execute<Record<string, unknown>>(sql`
       update job set status = 'running', attempts = job.attempts + 1,
         lease_until = now() + make_interval(secs => ${leaseSeconds}),
         started_at = coalesce(job.started_at, now())
       where job.id = (
         select c.id from job c
-        where (c.status = 'queued' or (c.status = 'running' and c.lease_until < now()))
-          and (select count(*) from job r where r.user_id = c.user_id and r.status = 'running' and r.lease_until >= now()) < ${perUser}
+        where ${which}
+          and c.user_id not in (
+            select r.user_id from job r where r.status = 'running' and r.lease_until >= now()
+            group by r.user_id having count(*) >= ${perUser})
           and (${global} = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < ${global})
-        order by c.created_at
+        order by c.status, c.created_at
         for update skip locked
         limit 1)
       returning job.id`);
-    const list = (Array.isArray(rows) ? rows : (rows as { rows: Record<string, unknown>[] }).rows) as { id: string }[];
+    const list = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as { id: string }[];
     if (!list.length) return null;
     const [row] = await this.db.select().from(job).where(eq(job.id, list[0].id));
     return row ?? null;
