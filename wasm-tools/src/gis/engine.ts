@@ -307,14 +307,7 @@ export class Operation {
 
   /** ogr2ogr `args` from `source` into `dest`; the output is closed (flushed) before this returns. */
   vectorTranslate(dest: string, source: Dataset, args: string[]): void {
-    this.utility("vt", "vtOptions", "vtFree", args, (options) => {
-      const list = this.pointerList([source.pointer]);
-      try {
-        return this.gdal.call("vt", dest, 0, 1, list, options, 0) as number;
-      } finally {
-        this.m._free(list);
-      }
-    });
+    this.utility("vt", "vtOptions", "vtFree", args, (options) => this.withSourceList(source, (list) => this.gdal.call("vt", dest, 0, 1, list, options, 0) as number));
   }
 
   /** gdal_translate `args` from `source` into `dest`. */
@@ -324,14 +317,17 @@ export class Operation {
 
   /** gdalwarp `args` from `source` into `dest`. */
   warp(dest: string, source: Dataset, args: string[]): void {
-    this.utility("warp", "wOptions", "wFree", args, (options) => {
-      const list = this.pointerList([source.pointer]);
-      try {
-        return this.gdal.call("warp", dest, 0, 1, list, options, 0) as number;
-      } finally {
-        this.m._free(list);
-      }
-    });
+    this.utility("warp", "wOptions", "wFree", args, (options) => this.withSourceList(source, (list) => this.gdal.call("warp", dest, 0, 1, list, options, 0) as number));
+  }
+
+  /** GDAL's utilities take their sources as a C array of dataset pointers, freed after the call. */
+  private withSourceList<T>(source: Dataset, use: (list: number) => T): T {
+    const list = this.pointerList([source.pointer]);
+    try {
+      return use(list);
+    } finally {
+      this.m._free(list);
+    }
   }
 
   /** gdalinfo -json (plus `args`) of a raster dataset, parsed. */

@@ -5,13 +5,12 @@
  * checker. Test-only: never imported by a run.ts.
  */
 import "../testing/node-host";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunContext, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { executeEntry } from "../runtime/execute";
 import { withFfmpeg } from "./ffmpeg/session";
 import { mediaTools } from "./index";
+import { withTempFile } from "../testing/fixtures";
 
 /** Runs the media tool `slug` the way hosts do. */
 export function runMedia(slug: string, inputs: ToolInput[], params: Record<string, unknown> = {}, ctx: Partial<RunContext> = {}): Promise<ToolOutput[]> {
@@ -87,16 +86,7 @@ export interface Probe {
   format: { format_name: string; duration?: string; bit_rate?: string };
 }
 
-function withTemp<T>(name: string, bytes: Uint8Array, use: (path: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), "media-test-"));
-  try {
-    const path = join(dir, name);
-    writeFileSync(path, bytes);
-    return use(path);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const withTemp = withTempFile;
 
 /** Native ffprobe's view of a file (streams and container), as JSON. */
 export function ffprobe(bytes: Uint8Array, name: string): Probe {

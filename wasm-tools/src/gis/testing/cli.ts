@@ -3,9 +3,8 @@
  * tools write: a native build that shares no code path with the WASM one beyond GDAL's sources.
  * A missing gdal-bin fails the test with the command to install it; it never skips.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { withTempFile } from "../../testing/fixtures";
 import { runCli } from "../../testing/cli";
 
 /** Throws (failing the test) unless ogrinfo, ogr2ogr, gdalinfo and gdaltransform are installed. */
@@ -17,16 +16,7 @@ export function requireGdalBin(): void {
 }
 
 /** Writes `bytes` as `name` in a fresh temp folder, calls `use(path)`, removes the folder. */
-export function withFile<T>(name: string, bytes: Uint8Array, use: (path: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), "gis-check-"));
-  try {
-    const path = join(dir, name);
-    writeFileSync(path, bytes);
-    return use(path);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+export const withFile = withTempFile;
 
 function run(cmd: string[]): string {
   requireGdalBin();
