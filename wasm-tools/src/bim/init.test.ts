@@ -1,28 +1,11 @@
 import "../testing/node-host";
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { inFreshProcess, SRC } from "../testing/fresh-process";
 import { pathToFileURL } from "node:url";
 import { nodeWasmPath } from "../runtime/node-wasm";
 import { WEBIFC_NODE_WASM, WEBIFC_WASM, webIfcWasmRef } from "./init";
 import { ifcFixture, runBim } from "./test-support";
 
-const SRC = join(import.meta.dir, "..");
-
-/** Runs `body` in a fresh Bun process (so the family's one-time WASM load starts empty); returns its output. */
-async function inFreshProcess(body: string): Promise<{ code: number; out: string; err: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "bim-locator-"));
-  try {
-    const script = join(dir, "main.ts");
-    writeFileSync(script, `const SRC = ${JSON.stringify(SRC)};\n${body}`);
-    const proc = Bun.spawn([process.execPath, script], { cwd: join(SRC, ".."), stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { code, out, err };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Runs ifc-to-glb and ifc-info on example.ifc with the locator `SOURCE` (or none) and prints what happened. */
 const script = (source: string) => `

@@ -1,31 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { inFreshProcess, SRC } from "../testing/fresh-process";
 import { pathToFileURL } from "node:url";
 import { LAZPERF_WASM } from "../pointcloud/init";
 import { MUPDF_WASM } from "../pdf/init";
 import { nodeWasmPath } from "./node-wasm";
 import { compileWasm, lazyOnce } from "./wasm-source";
 
-const SRC = join(import.meta.dir, "..");
-
-/**
- * Runs `body` in a fresh Bun process (module state, and so each family's one-time WASM load,
- * starts empty) with the wasm-tools sources importable as `SRC`; returns its stdout lines.
- */
-async function inFreshProcess(body: string): Promise<{ code: number; out: string; err: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "wasm-locator-"));
-  try {
-    const script = join(dir, "main.ts");
-    writeFileSync(script, `const SRC = ${JSON.stringify(SRC)};\n${body}`);
-    const proc = Bun.spawn([process.execPath, script], { cwd: join(SRC, ".."), stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { code, out, err };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const runBoth = `
 const { setWasmLocator } = await import(SRC + "/runtime/wasm-source.ts");
