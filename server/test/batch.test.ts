@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
 import yauzl from "yauzl";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
 import { makePdf, noise } from "./fixtures";
@@ -37,6 +38,7 @@ async function readEvents(c: Client, batchId: string, opts: { signal?: AbortSign
 
 const detail = (c: Client, id: string) => c.t.call<{ batch: Progress & { credits: number; refunded: number; cancelled: number }; files: { fileId: string; status: string; errorCode: string | null; outFileId: string | null; attempts: number }[] }>("GET", `/api/batch/${id}`);
 
+/** The archive's entries; each entry's stored CRC-32 is checked against its bytes (yauzl does not). */
 function zipEntries(bytes: Uint8Array): Promise<{ name: string; method: number; size: number }[]> {
   const path = join(mkdtempSync(join(tmpdir(), "vektor-zip-")), "b.zip");
   writeFileSync(path, bytes);
@@ -46,7 +48,12 @@ function zipEntries(bytes: Uint8Array): Promise<{ name: string; method: number; 
       const out: { name: string; method: number; size: number }[] = [];
       zip.on("entry", (e: yauzl.Entry) => {
         out.push({ name: e.fileName, method: e.compressionMethod, size: e.uncompressedSize });
-        zip.readEntry();
+        zip.openReadStream(e, async (streamErr, stream) => {
+          if (streamErr || !stream) return reject(streamErr);
+          const data = Buffer.concat(await Array.fromAsync(stream as AsyncIterable<Buffer>));
+          if (crc32(data) !== e.crc32) return reject(new Error(`CRC-32 of ${e.fileName} does not match its header`));
+          zip.readEntry();
+        });
       });
       zip.on("end", () => resolve(out));
       zip.on("error", reject);

@@ -56,3 +56,11 @@ export async function makeZeroPagePdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   return doc.save({ addDefaultPage: false });
 }
+
+/** A text PDF whose page tree root carries `/Rotate rotate`: every page inherits it. */
+export async function makeInheritedRotationPdf(pages: number, rotate: number): Promise<Uint8Array> {
+  const { PDFName, PDFNumber } = await import("pdf-lib");
+  const doc = await PDFDocument.load(await makeTextPdf(pages, "Rot"), { updateMetadata: false });
+  doc.catalog.Pages().set(PDFName.of("Rotate"), PDFNumber.of(rotate));
+  return doc.save();
+}

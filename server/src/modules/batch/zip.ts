@@ -11,7 +11,10 @@ import type { Db } from "../../db/client";
 import { batch, file, job } from "../../db/schema";
 import type { ObjectStore } from "../../storage/types";
 import type { BatchService } from "./service";
+import { useNativeCrc32 } from "./native-crc";
 import { batchStatus, TERMINAL_BATCH } from "./status";
+
+useNativeCrc32();
 
 const STALE_BUILD_MS = 30 * 60_000;
 type BatchRow = typeof batch.$inferSelect;

@@ -1,7 +1,7 @@
 import "../../testing/node-host";
 import { describe, expect, test } from "bun:test";
 import { pdfinfo, qpdfCheck, requireBinary } from "../../testing/cli";
-import { makeTextPdf } from "../../testing/pdf-fixtures";
+import { makeInheritedRotationPdf, makeTextPdf } from "../../testing/pdf-fixtures";
 import { expectToolError, runTool } from "../../testing/run-tool";
 
 /** Rotation of each page as poppler reads it. */
@@ -25,6 +25,17 @@ describe("pdf.rotate", () => {
       expect(rotations(once.bytes, 2)).toEqual([270, 270]);
       expect(rotations(twice.bytes, 2)).toEqual([90, 90]);
     }
+  });
+
+  test("adds to a rotation inherited from the page tree, page by page", async () => {
+    const input = [{ name: "r.pdf", bytes: await makeInheritedRotationPdf(3, 90) }];
+    const [out] = await runTool("pdf.rotate", input, { degrees: 180, pages: "1,3" });
+    if (requireBinary("pdfinfo", "poppler-utils")) {
+      expect(rotations(input[0].bytes, 3)).toEqual([90, 90, 90]);
+      expect(rotations(out.bytes, 3)).toEqual([270, 90, 270]);
+    }
+    const [again] = await runTool("pdf.rotate", input, { degrees: 180, pages: "1,3" });
+    expect(again.bytes).toEqual(out.bytes);
   });
 
   test("accepts only quarter turns", async () => {

@@ -1,7 +1,7 @@
 import "../../testing/node-host";
 import { describe, expect, test } from "bun:test";
 import { pdfinfo, pdftotext, qpdfCheck, requireBinary } from "../../testing/cli";
-import { makeTextPdf, pageWords } from "../../testing/pdf-fixtures";
+import { makeInheritedRotationPdf, makeTextPdf, pageWords } from "../../testing/pdf-fixtures";
 import { expectToolError, runTool } from "../../testing/run-tool";
 
 const five = async () => [{ name: "report.pdf", bytes: await makeTextPdf(5, "S") }];
@@ -28,6 +28,14 @@ describe("pdf.split", () => {
       expect(second[1]).toContain(pageWords("S", 5));
       expect(pdfinfo(outs[1].bytes).fields.Pages).toBe("2");
     }
+  });
+
+  test("keeps an inherited rotation and gives the same bytes every run", async () => {
+    const input = [{ name: "r.pdf", bytes: await makeInheritedRotationPdf(2, 270) }];
+    const first = await runTool("pdf.split", input);
+    const second = await runTool("pdf.split", input);
+    expect(second.map((o) => o.bytes)).toEqual(first.map((o) => o.bytes));
+    if (requireBinary("pdfinfo", "poppler-utils")) expect(pdfinfo(first[1].bytes, ["-f", "1", "-l", "1"]).fields["Page    1 rot"]).toBe("270");
   });
 
   test("rejects ranges beyond the document and malformed ranges", async () => {
