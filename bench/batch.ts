@@ -228,25 +228,8 @@ async function toolTimeMs(bytes: Uint8Array, name: string, runs: number): Promis
   }
 }
 
-/** The runner's claim query as shipped (same text as server/src/jobs/runner.ts, limits filled in). */
-const CLAIM_SHIPPED = (perUser: number) => `update job set status = 'running', attempts = job.attempts + 1,
-    lease_until = now() + make_interval(secs => 30), started_at = coalesce(job.started_at, now())
-  where job.id = (
-    select c.id from job c
-    where (c.status = 'queued' or (c.status = 'running' and c.lease_until < now()))
-      and (select count(*) from job r where r.user_id = c.user_id and r.status = 'running' and r.lease_until >= now()) < ${perUser}
-      and (0 = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < 0)
-    order by c.created_at
-    for update skip locked
-    limit 1)
-  returning job.id`;
-
-/**
- * The proposed claim (bench/lib/ab-entry.ts "claim"): queued rows only, in index order, with the
- * per-user running counts computed once, returning the whole row (expired leases are a second
- * query, run only when nothing is queued).
- */
-const CLAIM_PROPOSED = (perUser: number) => `update job set status = 'running', attempts = job.attempts + 1,
+/** The runner's claim of a queued job (same text as server/src/jobs/runner.ts, limits filled in). */
+const CLAIM = (perUser: number) => `update job set status = 'running', attempts = job.attempts + 1,
     lease_until = now() + make_interval(secs => 30), started_at = coalesce(job.started_at, now())
   where job.id = (
     select c.id from job c
@@ -408,8 +391,7 @@ try {
 
   // The claim query's plan with a full queue and the history these runs left (workers stopped, batch cancelled after)
   const { batchId: queuedId } = await client.t.call<{ batchId: string }>("POST", "/api/batch", { type: TOOL, fileIds: ids, params: PARAMS });
-  const claimShipped = await explainClaim(CLAIM_SHIPPED(perUser));
-  const claimProposed = await explainClaim(CLAIM_PROPOSED(perUser));
+  const claimPlan = await explainClaim(CLAIM(perUser));
   await client.t.call("POST", `/api/batch/${queuedId}/cancel`);
   const [{ jobs }] = await pg.sql<{ jobs: string }[]>`select count(*) as jobs from job`;
 
@@ -456,10 +438,8 @@ try {
     );
   }
   console.log(`\nclaim query with ${ITEMS} queued items and ${jobs} job rows in the table (EXPLAIN ANALYZE, median of 5, rolled back):`);
-  for (const [name, c] of [["as shipped (server/src/jobs/runner.ts)", claimShipped], ["proposed (bench/lib/ab-entry.ts claim)", claimProposed]] as const) {
-    console.log(`  ${name}: ${fixed(c.ms, 2)} ms; plan:`);
-    for (const line of c.plan.filter((l) => /Scan|Sort|Limit|Aggregate|SubPlan|Execution/.test(l)).slice(0, 12)) console.log(`      ${line.trim()}`);
-  }
+  console.log(`  server/src/jobs/runner.ts claim: ${fixed(claimPlan.ms, 2)} ms; plan:`);
+  for (const line of claimPlan.plan.filter((l) => /Scan|Sort|Limit|Aggregate|SubPlan|Execution/.test(l)).slice(0, 12)) console.log(`      ${line.trim()}`);
 
   let peakRss = Math.max(...runs.flat().map((r) => r.apiRss));
   if (zip) {

@@ -17,7 +17,7 @@
  *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
  *             5, or 3 for tools whose warm run takes > 1 s), BENCH_ONLY (substring of slug or
  *             input label), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_TOOL_WORKER (a worker script
- *             relative to the repo, e.g. bench/lib/ab-tool-worker.ts, to A/B a change in the pool)
+ *             relative to the repo, to A/B a change in the pool)
  */
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -333,7 +333,7 @@ try {
   if (missing.length) console.warn(`[tools] not available even after apt-get: ${missing.join(", ")}; their rows are skipped`);
   setWasmLocator(nodeModulesWasmLocator); // in-process runs read the WASM from node_modules, as the server's workers do
   const inputs = await makeInputs();
-  // BENCH_TOOL_WORKER: another worker script (e.g. lib/ab-tool-worker.ts) to A/B a change in the pool
+  // BENCH_TOOL_WORKER: another worker script to A/B a change in the pool
   const workerUrl = process.env.BENCH_TOOL_WORKER ? Bun.pathToFileURL(join(import.meta.dir, "..", process.env.BENCH_TOOL_WORKER)).href : undefined;
   if (workerUrl) console.log(`[tools] pool worker script: ${process.env.BENCH_TOOL_WORKER}`);
   pool = new WorkerPool(1, createLogger("silent"), workerUrl);

@@ -123,26 +123,23 @@ export class JobRunner {
     return (await this.claimWhere(sql`c.status = 'running' and c.lease_until < now()`, perUser, global)) ?? (await this.claimWhere(sql`c.status = 'queued'`, perUser, global));
   }
 
+  /** Claims one job matching `which` and returns its row: one statement (UPDATE ... RETURNING). */
   private async claimWhere(which: ReturnType<typeof sql>, perUser: number, global: number): Promise<JobRow | null> {
     const leaseSeconds = this.opts.leaseMs / 1000;
-    const result = await this.db.execute<Record<string, unknown>>(sql`
-      update job set status = 'running', attempts = job.attempts + 1,
-        lease_until = now() + make_interval(secs => ${leaseSeconds}),
-        started_at = coalesce(job.started_at, now())
-      where job.id = (
+    const [row] = await this.db
+      .update(job)
+      .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
+      .where(sql`${job.id} = (
         select c.id from job c
         where ${which}
           and c.user_id not in (
             select r.user_id from job r where r.status = 'running' and r.lease_until >= now()
             group by r.user_id having count(*) >= ${perUser})
           and (${global} = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < ${global})
-        order by c.status, c.created_at
-        for update skip locked
-        limit 1)
-      returning job.id`);
-    const list = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as { id: string }[];
-    if (!list.length) return null;
-    const [row] = await this.db.select().from(job).where(eq(job.id, list[0].id));
+        order by c.created_at
+        for update of c skip locked
+        limit 1)`)
+      .returning();
     return row ?? null;
   }
 
@@ -160,6 +157,8 @@ export class JobRunner {
       params: row.params,
       timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
       onProgress: (fraction) => {
+        // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
+        if (fraction >= 1) return;
         const pct = Math.floor(fraction * 100);
         if (pct - lastProgress < 5) return;
         lastProgress = pct;
