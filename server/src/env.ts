@@ -21,6 +21,8 @@ export interface Env {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PGlite's shared_buffers (a Postgres size such as "16MB"); every page of it stays resident. */
+  pgliteSharedBuffers: string;
   s3: S3Env | null;
   adminEmails: string[];
   authSecret: string | null;
@@ -49,6 +51,14 @@ function intVar(src: Source, name: string, fallback: number): number {
   return n;
 }
 
+/** A Postgres memory size: digits and a unit (kB, MB, GB). */
+function sizeVar(src: Source, name: string, fallback: string): string {
+  const raw = src[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+(kB|MB|GB)$/.test(raw)) throw new Error(`${name} must be a size such as 16MB or 512kB, got "${raw}"`);
+  return raw;
+}
+
 function s3FromEnv(src: Source): S3Env | null {
   if (!src.S3_ENDPOINT && !src.S3_BUCKET) return null;
   const need = ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
@@ -75,6 +85,7 @@ export function readEnv(src: Source = process.env): Env {
     publicUrl: (src.PUBLIC_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ""),
     dataDir: resolve(src.DATA_DIR || "./.data"),
     databaseUrl: src.DATABASE_URL || null,
+    pgliteSharedBuffers: sizeVar(src, "PGLITE_SHARED_BUFFERS", "16MB"),
     s3: s3FromEnv(src),
     adminEmails: (src.ADMIN_EMAILS || "")
       .split(",")

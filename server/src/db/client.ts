@@ -26,13 +26,17 @@ const migrationsFolder = join(import.meta.dir, "..", "..", "drizzle");
 // Any fixed number: several processes booting against one Postgres take turns migrating.
 const MIGRATION_LOCK = 727_001;
 
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; pgliteSharedBuffers?: string }): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
-  return openPglite(join(opts.dataDir, "db"));
+  return openPglite(join(opts.dataDir, "db"), opts.pgliteSharedBuffers ?? "16MB");
 }
 
-async function openPglite(dir: string): Promise<Database> {
-  const client = new PGlite(dir);
+/**
+ * PGlite keeps all of shared_buffers resident in its WASM memory: Postgres's default of 128MB
+ * made an idle server ~100 MB bigger. Tables beyond it are read through the OS page cache.
+ */
+async function openPglite(dir: string, sharedBuffers: string): Promise<Database> {
+  const client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`] });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
