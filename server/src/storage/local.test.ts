@@ -178,3 +178,86 @@ describe("LocalStore", () => {
     }
   });
 });
+
+describe("LocalStore.putRequest (native write, hashed by a follower thread)", () => {
+  const root = tempRoot();
+  const store = new LocalStore(root);
+  const leftovers = () => (existsSync(join(root, ".tmp")) ? readdirSync(join(root, ".tmp")) : []);
+
+  /** A loopback server whose every PUT goes through putRequest; answers the result or the error. */
+  function serve(maxBytes?: number, prefix = "r") {
+    let n = 0;
+    return Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        try {
+          return Response.json(await store.putRequest(`u/9/${prefix}${n++}`, req, { maxBytes }));
+        } catch (err) {
+          return Response.json({ error: (err as Error).message }, { status: 400 });
+        }
+      },
+    });
+  }
+
+  test("a slow client's body: exact bytes and the right sha256, whether the follower waits or not", async () => {
+    const server = serve();
+    try {
+      for (const [size, yieldEvery] of [[5 << 20, 3], [300_000, 0], [1, 0]] as const) {
+        const bytes = randomBytes(size);
+        const res = await fetch(server.url, { method: "PUT", body: streamOf(bytes, 16 * 1024, yieldEvery), headers: { "content-length": String(size) }, duplex: "half" } as RequestInit);
+        const got = (await res.json()) as { size: number; sha256: string };
+        expect(got).toEqual({ size, sha256: sha256Hex(bytes) });
+      }
+      expect(leftovers()).toEqual([]);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("an empty body, and a chunked body without Content-Length, are stored too", async () => {
+    expect(await store.putRequest("u/9/empty", new Request("http://127.0.0.1/", { method: "PUT", headers: { "content-length": "0" } }))).toEqual({ size: 0, sha256: sha256Hex(new Uint8Array(0)) });
+    const bytes = randomBytes(100_000);
+    const chunked = new Request("http://127.0.0.1/", { method: "PUT", body: streamOf(bytes), duplex: "half" } as RequestInit);
+    expect(await store.putRequest("u/9/chunked", chunked)).toEqual({ size: bytes.length, sha256: sha256Hex(bytes) });
+    expect(await collect(await store.get("u/9/chunked"))).toEqual(bytes);
+  });
+
+  test("a declared length over maxBytes is refused before a byte is written", async () => {
+    const server = serve(1000);
+    try {
+      const res = await fetch(server.url, { method: "PUT", body: randomBytes(5000) });
+      expect((await res.json()).error).toMatch(/larger than 1000 bytes/);
+      expect(leftovers()).toEqual([]);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("a client that stops half-way leaves no temp file and no object", async () => {
+    const server = serve(undefined, "half");
+    try {
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          controller.enqueue(randomBytes(64 * 1024));
+          await Bun.sleep(5);
+          controller.error(new Error("client gave up"));
+        },
+      });
+      await fetch(server.url, { method: "PUT", body, headers: { "content-length": String(1 << 20) }, duplex: "half" } as RequestInit).catch(() => null);
+      for (let i = 0; i < 100 && leftovers().length; i++) await Bun.sleep(20);
+      expect(leftovers()).toEqual([]);
+      expect(await store.head("u/9/half0")).toBeNull();
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("getBlob gives the object or a range as a file-backed Blob", async () => {
+    const bytes = randomBytes(10_000);
+    await store.put("u/9/blob", streamOf(bytes));
+    expect(new Uint8Array(await (await store.getBlob("u/9/blob")).arrayBuffer())).toEqual(bytes);
+    expect(new Uint8Array(await (await store.getBlob("u/9/blob", { start: 100, end: 199 })).arrayBuffer())).toEqual(bytes.subarray(100, 200));
+    await expect(store.getBlob("u/9/none")).rejects.toThrow(/not found/);
+  });
+});

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
 import { ByteMeter, sha256Of } from "./meter";
@@ -18,6 +19,7 @@ const HASH_BLOCK = 1 << 20;
 export class LocalStore implements ObjectStore {
   readonly kind = "local" as const;
   private readonly multipart: LocalMultipart;
+  private readonly hasher = new FollowHasher();
 
   constructor(private readonly root: string) {
     this.multipart = new LocalMultipart(root, (key) => this.pathOf(key));
@@ -70,6 +72,39 @@ export class LocalStore implements ObjectStore {
     return { size: meter.bytes, sha256: meter.hex() };
   }
 
+  /**
+   * A request body with a Content-Length goes to disk through Bun's native writer while a
+   * worker thread hashes the file behind it; without one (chunked), through `put`.
+   */
+  async putRequest(key: string, request: Request, opts: { maxBytes?: number } = {}): Promise<{ size: number; sha256: string }> {
+    const declared = Number(request.headers.get("content-length") ?? NaN);
+    if (!Number.isSafeInteger(declared) || declared < 0) return this.put(key, request.body ?? new Blob([]).stream(), opts);
+    if (opts.maxBytes !== undefined && declared > opts.maxBytes) throw new StorageError(`body is larger than ${opts.maxBytes} bytes`, "too-large");
+    const dest = this.pathOf(key);
+    const tmp = await this.tempPath();
+    await writeFile(tmp, "");
+    const hash = this.hasher.follow(tmp);
+    try {
+      const size = declared === 0 ? 0 : await Bun.write(tmp, request);
+      const sha256 = (await hash.finish(size)) ?? (await this.hashFile(tmp));
+      await moveIntoPlace(tmp, dest);
+      return { size, sha256 };
+    } catch (err) {
+      hash.cancel();
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  /** The object as a file-backed Blob: a Response with it as body is sent by the kernel (sendfile). */
+  async getBlob(key: string, range?: ByteRange): Promise<Blob> {
+    const path = this.pathOf(key);
+    const size = await this.sizeOf(path, key);
+    if (!range) return Bun.file(path);
+    const { start, end } = clampRange(range, size);
+    return Bun.file(path).slice(start, end + 1);
+  }
+
   async get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>> {
     const path = this.pathOf(key);
     const size = await this.sizeOf(path, key);
@@ -95,8 +130,12 @@ export class LocalStore implements ObjectStore {
    * Hashes through one reused buffer: a stream would hand over a fresh buffer per chunk, and in
    * a busy server that garbage piles up to the object's size before it is collected.
    */
-  async sha256(key: string): Promise<string> {
-    const handle = await open(this.pathOf(key), "r").catch((err) => {
+  sha256(key: string): Promise<string> {
+    return this.hashFile(this.pathOf(key), key);
+  }
+
+  private async hashFile(path: string, key = path): Promise<string> {
+    const handle = await open(path, "r").catch((err) => {
       throw isMissing(err) ? new StorageNotFound(key) : err;
     });
     try {

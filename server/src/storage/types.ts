@@ -33,6 +33,13 @@ export interface ObjectStore {
 
   /** Write a stream to `key`; returns the byte count. Aborts and removes the partial object on error. */
   put(key: string, body: ReadableStream<Uint8Array>, opts?: { maxBytes?: number; contentType?: string }): Promise<{ size: number; sha256: string }>;
+  /**
+   * Optional fast path for an upload's request (local disk): same contract as `put`, reading the
+   * Request itself so the runtime can write it natively.
+   */
+  putRequest?(key: string, request: Request, opts?: { maxBytes?: number }): Promise<{ size: number; sha256: string }>;
+  /** Optional: the object (or a range) as a file-backed Blob, which a Response sends with sendfile. */
+  getBlob?(key: string, range?: ByteRange): Promise<Blob>;
   /** Stream an object, or a byte range of it. Throws StorageNotFound when missing. */
   get(key: string, range?: ByteRange): Promise<ReadableStream<Uint8Array>>;
   /** Read up to `length` bytes at `offset` (for signature checks); short at end of object. */

@@ -62,7 +62,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
     .put(
       "/upload/:fileId",
       async ({ params, query, request, set }) => {
-        const stored = await files.receiveUpload(params.fileId, query, request.body);
+        const stored = await files.receiveUpload(params.fileId, query, request);
         set.headers.etag = `"${stored.sha256}"`;
         return ok({ fileId: params.fileId, size: stored.size });
       },

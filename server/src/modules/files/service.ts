@@ -93,19 +93,25 @@ export class FileService {
   }
 
   /** The signed single-PUT route (local storage): stream the body, at most the declared size. */
-  async receiveUpload(fileId: string, q: { exp?: string; sig?: string }, body: ReadableStream<Uint8Array> | null) {
+  async receiveUpload(fileId: string, q: { exp?: string; sig?: string }, request: Request) {
     this.checkSignature("put", [fileId], q);
     const [row] = await this.db.select().from(file).where(eq(file.id, fileId));
     if (!row) throw fail.notFound("File");
     if (row.status !== "PENDING" || row.uploadId) throw fail.invalidState("This file does not take a single-PUT upload");
-    const stored = await this.putBytes(row.storageKey, body, row.size);
+    const stored = await this.putBytes(row.storageKey, request, row.size);
     await this.db.update(file).set({ receivedSize: stored.size, receivedSha256: stored.sha256 }).where(eq(file.id, fileId));
     return stored;
   }
 
-  private async putBytes(key: string, body: ReadableStream<Uint8Array> | null, maxBytes: number) {
+  /** A signed PUT's Request (the store may write it natively) or an imported body stream. */
+  private async putBytes(key: string, source: Request | ReadableStream<Uint8Array> | null, maxBytes: number) {
+    const { store } = this.d;
     try {
-      return await this.d.store.put(key, body ?? emptyStream(), { maxBytes });
+      if (source instanceof Request) {
+        if (store.putRequest) return await store.putRequest(key, source, { maxBytes });
+        source = source.body;
+      }
+      return await store.put(key, source ?? emptyStream(), { maxBytes });
     } catch (e) {
       if (e instanceof StorageError && e.reason === "too-large") throw new ServiceError("PAYLOAD_TOO_LARGE", `The body is larger than the declared ${maxBytes} bytes`);
       throw e;
@@ -232,7 +238,8 @@ export class FileService {
   /** The stream (or byte range) of a confirmed file. */
   async open(row: FileRow, range: ByteRange | null) {
     if (row.status !== "UPLOADED") throw fail.invalidState("This file is not uploaded yet");
-    return this.d.store.get(row.storageKey, range ?? undefined);
+    const { store } = this.d;
+    return store.getBlob ? store.getBlob(row.storageKey, range ?? undefined) : store.get(row.storageKey, range ?? undefined);
   }
 
   async presignDownload(userId: string, fileId: string) {
