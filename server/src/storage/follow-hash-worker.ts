@@ -18,7 +18,7 @@ interface Job {
 }
 const jobs = new Map<number, Job>();
 
-async function follow(id: number, path: string, job: Job): Promise<string | null> {
+async function follow(path: string, job: Job): Promise<string | null> {
   const file = await open(path, "r");
   try {
     const hasher = new Bun.CryptoHasher("sha256");
@@ -53,7 +53,7 @@ self.onmessage = (event: MessageEvent<{ id: number; path?: string; size?: number
   if (path !== undefined) {
     const job: Job = {};
     jobs.set(id, job);
-    follow(id, path, job)
+    follow(path, job)
       .catch(() => null)
       .then((sha256) => {
         jobs.delete(id);

@@ -50,8 +50,4 @@ export class FollowHasher {
       cancel: () => worker.postMessage({ id, cancel: true }),
     };
   }
-
-  close(): void {
-    this.reset();
-  }
 }

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
-import { ByteMeter, sha256Of } from "./meter";
-import { StorageError, StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
+import { bodyTooLarge, putMeter, sha256Of } from "./meter";
+import { StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
 import { assertKey, assertWindow, clampRange } from "./validate";
 
 const HASH_BLOCK = 1 << 20;
@@ -57,10 +57,7 @@ export class LocalStore implements ObjectStore {
   async put(key: string, body: ReadableStream<Uint8Array>, opts: { maxBytes?: number; contentType?: string } = {}): Promise<{ size: number; sha256: string }> {
     const dest = this.pathOf(key);
     const { maxBytes } = opts;
-    const meter = new ByteMeter(
-      "sha256",
-      maxBytes === undefined ? undefined : { max: maxBytes, error: () => new StorageError(`body is larger than ${maxBytes} bytes`, "too-large") },
-    );
+    const meter = putMeter(maxBytes);
     const tmp = await this.tempPath();
     try {
       await writeBodyAt(tmp, "w", 0, body, meter);
@@ -79,7 +76,7 @@ export class LocalStore implements ObjectStore {
   async putRequest(key: string, request: Request, opts: { maxBytes?: number } = {}): Promise<{ size: number; sha256: string }> {
     const declared = Number(request.headers.get("content-length") ?? NaN);
     if (!Number.isSafeInteger(declared) || declared < 0) return this.put(key, request.body ?? new Blob([]).stream(), opts);
-    if (opts.maxBytes !== undefined && declared > opts.maxBytes) throw new StorageError(`body is larger than ${opts.maxBytes} bytes`, "too-large");
+    if (opts.maxBytes !== undefined && declared > opts.maxBytes) throw bodyTooLarge(opts.maxBytes);
     const dest = this.pathOf(key);
     const tmp = await this.tempPath();
     await writeFile(tmp, "");

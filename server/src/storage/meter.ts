@@ -2,7 +2,7 @@
  * Counts and hashes bytes as they stream past and stops a body at its cap, so both backends
  * report size and digest and enforce `maxBytes` the same way without holding the body.
  */
-import type { StorageError } from "./types";
+import { StorageError } from "./types";
 
 /** A size limit and the error that reports passing it (too-large for puts, size-mismatch for parts). */
 export interface ByteCap {
@@ -33,6 +33,16 @@ export class ByteMeter {
   hex(): string {
     return this.hasher.digest("hex");
   }
+}
+
+/** The too-large error a put reports for a body over `maxBytes`. */
+export function bodyTooLarge(maxBytes: number): StorageError {
+  return new StorageError(`body is larger than ${maxBytes} bytes`, "too-large");
+}
+
+/** A sha256 meter for a put, capped at `maxBytes` when given. */
+export function putMeter(maxBytes: number | undefined): ByteMeter {
+  return new ByteMeter("sha256", maxBytes === undefined ? undefined : { max: maxBytes, error: () => bodyTooLarge(maxBytes) });
 }
 
 /** sha256 hex of a whole stream, read chunk by chunk. */

@@ -16,7 +16,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { readAtMost } from "./blocks";
-import { ByteMeter, sha256Of } from "./meter";
+import { putMeter, sha256Of } from "./meter";
 import { putStream } from "./s3-put";
 import { StorageError, StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
 import { assertContiguous, assertKey, assertPart, assertRange, assertWindow } from "./validate";
@@ -96,10 +96,7 @@ export class S3Store implements ObjectStore {
       throw err;
     }
     const { maxBytes } = opts;
-    const meter = new ByteMeter(
-      "sha256",
-      maxBytes === undefined ? undefined : { max: maxBytes, error: () => new StorageError(`body is larger than ${maxBytes} bytes`, "too-large") },
-    );
+    const meter = putMeter(maxBytes);
     await putStream(this.client, { Bucket: this.bucket, Key: key, ContentType: opts.contentType }, body, meter, this.putPartSize);
     return { size: meter.bytes, sha256: meter.hex() };
   }

@@ -2,7 +2,7 @@
  * PDFs made in code for the tests: text documents with known words per page, and a deliberately
  * bloated one (raw, unfiltered image streams, the same image stored many times).
  */
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
+import { concatTransformationMatrix, drawObject, PDFDocument, PDFName, PDFNumber, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 
 /** The words printed on page `n` of a text fixture (unique per page, so page order can be checked). */
 export function pageWords(label: string, n: number): string {
@@ -59,7 +59,6 @@ export async function makeZeroPagePdf(): Promise<Uint8Array> {
 
 /** A text PDF whose page tree root carries `/Rotate rotate`: every page inherits it. */
 export async function makeInheritedRotationPdf(pages: number, rotate: number): Promise<Uint8Array> {
-  const { PDFName, PDFNumber } = await import("pdf-lib");
   const doc = await PDFDocument.load(await makeTextPdf(pages, "Rot"), { updateMetadata: false });
   doc.catalog.Pages().set(PDFName.of("Rotate"), PDFNumber.of(rotate));
   return doc.save();

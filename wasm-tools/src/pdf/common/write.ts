@@ -19,7 +19,7 @@ export function appendPages(target: PdfDocument, source: PdfDocument, indices: n
   }
 }
 
-/** Saves `doc` and copies the bytes out of WASM memory; streams are kept as they are. */
+/** Saves `doc` with mupdf save `options` and copies the bytes out of WASM memory before the buffer is freed. */
 export function saveBytes(doc: PdfDocument, name: string, options = ""): Uint8Array {
   try {
     const buffer = doc.saveToBuffer(options);
@@ -27,6 +27,6 @@ export function saveBytes(doc: PdfDocument, name: string, options = ""): Uint8Ar
     buffer.destroy();
     return bytes;
   } catch (err) {
-    throw new ToolError("INPUT_INVALID", `"${name}" could not be written back: ${errorMessage(err)}`);
+    throw new ToolError("INPUT_INVALID", `"${name}" could not be rewritten: ${errorMessage(err)}`);
   }
 }

@@ -1,8 +1,8 @@
 /** pdf.compress with mupdf's writer; the level picks how much of mupdf's clean-up is applied. */
 import type { ToolRun } from "@vektor/shared/tools/manifest";
-import { ToolError } from "@vektor/shared/tools/manifest";
-import { checkpoint, errorMessage, output, stem } from "../../runtime/context";
+import { checkpoint, output, stem } from "../../runtime/context";
 import { openWithMupdf } from "../common/open";
+import { saveBytes } from "../common/write";
 import type { Params } from "./manifest";
 
 /**
@@ -25,14 +25,7 @@ export const run: ToolRun<Params> = async ([input], { level }, ctx) => {
   try {
     checkpoint(ctx);
     ctx.onProgress(0.1, "rewriting");
-    let bytes: Uint8Array;
-    try {
-      const buffer = pdf.doc.saveToBuffer(saveOptions(level));
-      bytes = buffer.asUint8Array().slice(); // copy out of WASM memory before the buffer is freed
-      buffer.destroy();
-    } catch (err) {
-      throw new ToolError("INPUT_INVALID", `"${input.name}" could not be rewritten: ${errorMessage(err)}`);
-    }
+    const bytes = saveBytes(pdf.doc, input.name, saveOptions(level));
     // Never hand back a bigger file than the one we were given.
     const best = bytes.length < input.bytes.length ? bytes : input.bytes;
     return [output(`${stem(input.name)}-compressed.pdf`, "pdf", best)];
