@@ -7,7 +7,7 @@
 import { VektorClient } from "@vektor/shared/client";
 import { readFileSync } from "node:fs";
 import { REPO } from "./deps";
-import { freePort } from "./server";
+import { eachLine, freePort } from "./server";
 
 export const PASSWORD = "bench password 123";
 
@@ -37,18 +37,11 @@ process.once("exit", () => {
 });
 
 /** Lines of a child's stdout/stderr: server logs go to our stderr, prefixed; `onLine` sees each line. */
-async function pump(stream: ReadableStream<Uint8Array>, tag: string, onLine: (line: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    const lines = pending.split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) {
-      onLine(line);
-      if (line && !/^Vektor (worker )?is running/.test(line)) process.stderr.write(`[${tag}] ${line}\n`);
-    }
-  }
+function pump(stream: ReadableStream<Uint8Array>, tag: string, onLine: (line: string) => void): Promise<void> {
+  return eachLine(stream, (line) => {
+    onLine(line);
+    if (line && !/^Vektor (worker )?is running/.test(line)) process.stderr.write(`[${tag}] ${line}\n`);
+  });
 }
 
 function spawn(role: string, env: Record<string, string>, ready: (line: string) => boolean): { p: Proc; started: Promise<void> } {

@@ -152,14 +152,21 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
   };
 }
 
-/** Server log lines (LOG_LEVEL=warn: warnings and errors only) go to stderr; the banner is dropped. */
-async function forwardLogs(stream: ReadableStream<Uint8Array>): Promise<void> {
+/** Calls `onLine` with each line of a child's output stream, as it arrives. */
+export async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   let pending = "";
   for await (const chunk of stream) {
     pending += decoder.decode(chunk, { stream: true });
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
-    for (const line of lines) if (line && !line.startsWith("Vektor is running")) process.stderr.write(`[server] ${line}\n`);
+    for (const line of lines) onLine(line);
   }
+}
+
+/** Server log lines (LOG_LEVEL=warn: warnings and errors only) go to stderr; the banner is dropped. */
+function forwardLogs(stream: ReadableStream<Uint8Array>): Promise<void> {
+  return eachLine(stream, (line) => {
+    if (line && !line.startsWith("Vektor is running")) process.stderr.write(`[server] ${line}\n`);
+  });
 }

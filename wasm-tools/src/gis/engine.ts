@@ -368,29 +368,16 @@ export class Operation {
   }
 
   private utility(run: string, make: string, free: string, args: string[], call: (options: number) => number): void {
-    this.gdal.resetErrors();
-    const argv = this.strings(args);
-    let options = 0;
-    try {
-      options = this.gdal.call(make, argv, 0) as number;
-      if (!options) throw new GdalError(this.gdal.lastError(`invalid ${run} options: ${args.join(" ")}`));
+    this.withOptions(run, make, free, args, (options) => {
       const out = call(options);
       if (!out) throw new GdalError(this.gdal.lastError("the conversion failed"));
       this.gdal.call("close", out);
       if (this.gdal.failed()) throw new GdalError(this.gdal.lastError("the conversion failed"));
-    } finally {
-      if (options) this.gdal.call(free, options);
-      this.freeStrings(argv);
-    }
+    });
   }
 
   private report(run: string, make: string, free: string, dataset: Dataset, args: string[]): string {
-    this.gdal.resetErrors();
-    const argv = this.strings(args);
-    let options = 0;
-    try {
-      options = this.gdal.call(make, argv, 0) as number;
-      if (!options) throw new GdalError(this.gdal.lastError(`invalid ${run} options: ${args.join(" ")}`));
+    return this.withOptions(run, make, free, args, (options) => {
       const text = this.gdal.call(run, dataset.pointer, options) as number;
       if (!text) throw new GdalError(this.gdal.lastError("could not describe the dataset"));
       try {
@@ -398,6 +385,18 @@ export class Operation {
       } finally {
         this.gdal.call("free", text);
       }
+    });
+  }
+
+  /** Runs `body` with a GDAL options object made from `args` by `make`, freed by `free` afterwards. */
+  private withOptions<T>(run: string, make: string, free: string, args: string[], body: (options: number) => T): T {
+    this.gdal.resetErrors();
+    const argv = this.strings(args);
+    let options = 0;
+    try {
+      options = this.gdal.call(make, argv, 0) as number;
+      if (!options) throw new GdalError(this.gdal.lastError(`invalid ${run} options: ${args.join(" ")}`));
+      return body(options);
     } finally {
       if (options) this.gdal.call(free, options);
       this.freeStrings(argv);
