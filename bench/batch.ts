@@ -30,7 +30,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCluster, treeCpuSeconds, cpuSeconds, type Cluster } from "./lib/cluster";
-import { createLogger, WorkerPool } from "./lib/deps";
+import { claimStatement, createLogger, drizzle, QUEUED, schema, WorkerPool, type Db } from "./lib/deps";
 import { smallPdf, writeImagePdf } from "./lib/inputs";
 import { ensureCommands, timeCommand } from "./lib/native";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
@@ -228,27 +228,20 @@ async function toolTimeMs(bytes: Uint8Array, name: string, runs: number): Promis
   }
 }
 
-/** The runner's claim of a queued job (same text as server/src/jobs/runner.ts, limits filled in). */
-const CLAIM = (perUser: number) => `update job set status = 'running', attempts = job.attempts + 1,
-    lease_until = now() + make_interval(secs => 30), started_at = coalesce(job.started_at, now())
-  where job.id = (
-    select c.id from job c
-    where c.status = 'queued'
-      and c.user_id not in (select r.user_id from job r where r.status = 'running' and r.lease_until >= now() group by r.user_id having count(*) >= ${perUser})
-      and (0 = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < 0)
-    order by c.created_at
-    for update of c skip locked
-    limit 1)
-  returning job.*`;
+/** The runner's claim of a queued job, the very statement server/src/jobs/runner.ts runs, as SQL and params. */
+function claimQuery(perUser: number): { sql: string; params: unknown[] } {
+  const db = drizzle(pg!.sql, { schema }) as unknown as Db;
+  return claimStatement(db, QUEUED, { perUser, global: 0, leaseMs: 30_000 }).toSQL();
+}
 
 /** EXPLAIN ANALYZE of a claim query in a rolled-back transaction (nothing is claimed): median execution time and the plan. */
-async function explainClaim(query: string): Promise<{ ms: number; plan: string[] }> {
+async function explainClaim(query: { sql: string; params: unknown[] }): Promise<{ ms: number; plan: string[] }> {
   const times: number[] = [];
   let plan: string[] = [];
   for (let i = 0; i < 5; i++) {
     await pg!.sql
       .begin(async (tx) => {
-        const rows = await tx.unsafe(`explain (analyze, buffers off, timing on) ${query}`);
+        const rows = await tx.unsafe(`explain (analyze, buffers off, timing on) ${query.sql}`, query.params as never[]);
         plan = rows.map((r) => String(r["QUERY PLAN"]));
         throw new Error("rollback");
       })
@@ -391,7 +384,7 @@ try {
 
   // The claim query's plan with a full queue and the history these runs left (workers stopped, batch cancelled after)
   const { batchId: queuedId } = await client.t.call<{ batchId: string }>("POST", "/api/batch", { type: TOOL, fileIds: ids, params: PARAMS });
-  const claimPlan = await explainClaim(CLAIM(perUser));
+  const claimPlan = await explainClaim(claimQuery(perUser));
   await client.t.call("POST", `/api/batch/${queuedId}/cancel`);
   const [{ jobs }] = await pg.sql<{ jobs: string }[]>`select count(*) as jobs from job`;
 

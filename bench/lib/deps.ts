@@ -10,6 +10,10 @@ export { execute, listManifests, setWasmLocator } from "../../wasm-tools/src/ind
 export { nodeModulesWasmLocator } from "../../wasm-tools/src/runtime/node-wasm";
 export { PDFDocument, StandardFonts, rgb, degrees, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } from "../../wasm-tools/node_modules/pdf-lib";
 export { default as postgres } from "../../server/node_modules/postgres";
+export { drizzle } from "../../server/node_modules/drizzle-orm/postgres-js";
+export { claimStatement, QUEUED } from "../../server/src/jobs/runner";
+export { schema } from "../../server/src/db/schema";
+export type { Db } from "../../server/src/db/client";
 
 import { join } from "node:path";
 export const REPO = join(import.meta.dir, "..", "..");

@@ -8,7 +8,7 @@
 import { candidateFormats } from "@vektor/shared/formats";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { getTool } from "@vektor/wasm-tools";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -28,6 +28,10 @@ export interface RunnerOptions {
 }
 
 type Failure = { code: string; message: string };
+
+/** What a claim looks at: first jobs whose process died (lease ran out), then queued ones. */
+const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
+export const QUEUED = sql`c.status = 'queued'`;
 
 export class JobRunner {
   private stopped = false;
@@ -120,26 +124,12 @@ export class JobRunner {
    */
   async claim(): Promise<JobRow | null> {
     const { perUser, global } = await this.limits();
-    return (await this.claimWhere(sql`c.status = 'running' and c.lease_until < now()`, perUser, global)) ?? (await this.claimWhere(sql`c.status = 'queued'`, perUser, global));
+    return (await this.claimWhere(EXPIRED, perUser, global)) ?? (await this.claimWhere(QUEUED, perUser, global));
   }
 
   /** Claims one job matching `which` and returns its row: one statement (UPDATE ... RETURNING). */
-  private async claimWhere(which: ReturnType<typeof sql>, perUser: number, global: number): Promise<JobRow | null> {
-    const leaseSeconds = this.opts.leaseMs / 1000;
-    const [row] = await this.db
-      .update(job)
-      .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
-      .where(sql`${job.id} = (
-        select c.id from job c
-        where ${which}
-          and c.user_id not in (
-            select r.user_id from job r where r.status = 'running' and r.lease_until >= now()
-            group by r.user_id having count(*) >= ${perUser})
-          and (${global} = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < ${global})
-        order by c.created_at
-        for update of c skip locked
-        limit 1)`)
-      .returning();
+  private async claimWhere(which: SQL, perUser: number, global: number): Promise<JobRow | null> {
+    const [row] = await claimStatement(this.db, which, { perUser, global, leaseMs: this.opts.leaseMs });
     return row ?? null;
   }
 
@@ -215,4 +205,27 @@ export class JobRunner {
       .set({ status: "failed", errorCode: f.code, errorMessage: f.message, finishedAt: new Date(), leaseUntil: null })
       .where(and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts)));
   }
+}
+
+/**
+ * The claim: the oldest job matching `which` (FOR UPDATE SKIP LOCKED, so processes never take
+ * the same one) whose user is under the per-user limit, while the global limit (0: none) allows,
+ * set running under a fresh lease. Exported so bench/batch can EXPLAIN the very statement.
+ */
+export function claimStatement(db: Db, which: SQL, limits: { perUser: number; global: number; leaseMs: number }) {
+  const { perUser, global, leaseMs } = limits;
+  return db
+    .update(job)
+    .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
+    .where(sql`${job.id} = (
+      select c.id from job c
+      where ${which}
+        and c.user_id not in (
+          select r.user_id from job r where r.status = 'running' and r.lease_until >= now()
+          group by r.user_id having count(*) >= ${perUser})
+        and (${global} = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < ${global})
+      order by c.created_at
+      for update of c skip locked
+      limit 1)`)
+    .returning();
 }
