@@ -13,7 +13,7 @@ import { batch, batchPreset, file, job } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { credit, debit } from "../account/credits";
 import type { ConfigService } from "../config/service";
-import { batchStatus, TERMINAL_BATCH, type Counts } from "./status";
+import { batchStatus, countStatuses, TERMINAL_BATCH, type Counts } from "./status";
 
 export const ENGINES = ["server"] as const;
 const MB = 1024 * 1024;
@@ -162,7 +162,8 @@ export class BatchService {
       .leftJoin(file, sql`${file.id} = ${job.inputFileIds}->>0`)
       .where(eq(job.batchId, batchId))
       .orderBy(asc(job.position));
-    const counts = (await this.counts([batchId])).get(batchId);
+    // Counted from the same rows the items come from: a second query could see a later state.
+    const counts = countStatuses(items.map((i) => i.job.status));
     return {
       batch: this.view(row, counts),
       files: items.map(({ job: j, filename }) => ({

@@ -8,6 +8,16 @@ export interface Counts {
   queued: number;
 }
 
+/** Which counter each item (job) status adds to. */
+const COUNTER: Record<string, keyof Omit<Counts, "total">> = { succeeded: "done", failed: "failed", cancelled: "cancelled", running: "running", queued: "queued" };
+
+/** Counters of a batch from its items' statuses. */
+export function countStatuses(statuses: string[]): Counts {
+  const c: Counts = { total: statuses.length, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 };
+  for (const status of statuses) if (COUNTER[status]) c[COUNTER[status]]++;
+  return c;
+}
+
 export type BatchStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
 
 export const TERMINAL_BATCH = new Set<BatchStatus>(["completed", "failed", "cancelled"]);
