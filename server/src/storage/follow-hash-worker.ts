@@ -1,8 +1,12 @@
 /**
- * Worker thread of FollowHasher: hashes files that another writer is still appending to.
- * Messages: { id, path } starts following; { id, size } says the writer is done at `size`
- * bytes; { id, cancel: true } stops. Answers { id, sha256 } or { id, sha256: null } when the
- * file stopped growing short of its final size (the caller then hashes it the slow way).
+ * Worker thread of FollowHasher: hashes files that are still being written.
+ *
+ * Messages: { id, path, limit? } starts a job at byte 0; { id, limit } says bytes up to `limit` are
+ * written (a job that has had one never reads past the latest, and waits for the next instead
+ * of polling); { id, size } says the writer is done at `size` bytes; { id, cancel: true } stops.
+ * Without a limit the job follows the file's end as it grows. Answers { id, sha256 }, or
+ * { id, sha256: null } when the file stopped short of its final size (the caller then hashes it
+ * the slow way) or the job was cancelled.
  */
 import { open } from "node:fs/promises";
 
@@ -14,9 +18,17 @@ const STALL_MS = 2_000;
 
 interface Job {
   size?: number;
+  limit?: number;
   cancelled?: boolean;
+  /** Set while a limited job waits for its next message. */
+  wake?: () => void;
 }
 const jobs = new Map<number, Job>();
+
+/** How far the job may read now: the final size, else the latest limit, else the file's end. */
+function readable(job: Job): number {
+  return job.size ?? job.limit ?? Infinity;
+}
 
 async function follow(path: string, job: Job): Promise<string | null> {
   const file = await open(path, "r");
@@ -28,8 +40,12 @@ async function follow(path: string, job: Job): Promise<string | null> {
     for (;;) {
       if (job.cancelled) return null;
       if (job.size !== undefined && position >= job.size) return position === job.size ? hasher.digest("hex") : null;
-      const want = job.size === undefined ? BLOCK : Math.min(BLOCK, job.size - position);
-      const { bytesRead } = await file.read(buf, 0, want, position);
+      const end = readable(job);
+      if (position >= end) {
+        await new Promise<void>((resolve) => (job.wake = resolve));
+        continue;
+      }
+      const { bytesRead } = await file.read(buf, 0, Math.min(BLOCK, end - position), position);
       if (bytesRead > 0) {
         hasher.update(buf.subarray(0, bytesRead));
         position += bytesRead;
@@ -37,7 +53,7 @@ async function follow(path: string, job: Job): Promise<string | null> {
         continue;
       }
       // Caught up with the writer: wait for more bytes, but not forever once the end is known.
-      if (job.size !== undefined) {
+      if (job.size !== undefined || job.limit !== undefined) {
         idleSince ||= performance.now();
         if (performance.now() - idleSince > STALL_MS) return null;
       }
@@ -48,10 +64,10 @@ async function follow(path: string, job: Job): Promise<string | null> {
   }
 }
 
-self.onmessage = (event: MessageEvent<{ id: number; path?: string; size?: number; cancel?: boolean }>) => {
-  const { id, path, size, cancel } = event.data;
+self.onmessage = (event: MessageEvent<{ id: number; path?: string; size?: number; limit?: number; cancel?: boolean }>) => {
+  const { id, path, size, limit, cancel } = event.data;
   if (path !== undefined) {
-    const job: Job = {};
+    const job: Job = { limit };
     jobs.set(id, job);
     follow(path, job)
       .catch(() => null)
@@ -65,4 +81,7 @@ self.onmessage = (event: MessageEvent<{ id: number; path?: string; size?: number
   if (!job) return;
   if (cancel) job.cancelled = true;
   if (size !== undefined) job.size = size;
+  if (limit !== undefined) job.limit = Math.max(job.limit ?? 0, limit);
+  job.wake?.();
+  job.wake = undefined;
 };

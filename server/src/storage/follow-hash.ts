@@ -5,6 +5,11 @@
  * writer, from the page cache, and the digest is ready moments after the last byte lands.
  */
 export interface FollowedHash {
+  /**
+   * Bytes before `limit` are written and final. Once called, the job reads only announced bytes
+   * (for files written out of order, such as a multipart upload's parts).
+   */
+  extend(limit: number): void;
   /** The writer finished at `size` bytes: the digest, or null if the follower could not keep up. */
   finish(size: number): Promise<string | null>;
   cancel(): void;
@@ -36,13 +41,17 @@ export class FollowHasher {
     this.worker = null;
   }
 
-  /** Starts hashing `path` (which must exist) from byte 0, following it as it grows. */
-  follow(path: string): FollowedHash {
+  /**
+   * Starts hashing `path` (which must exist) from byte 0, following it as it grows; or, with
+   * `announced`, reading only the bytes that `extend` has announced (none yet).
+   */
+  follow(path: string, opts: { announced?: boolean } = {}): FollowedHash {
     const worker = this.thread();
     const id = this.next++;
     const done = new Promise<string | null>((resolve) => this.waiting.set(id, resolve));
-    worker.postMessage({ id, path });
+    worker.postMessage({ id, path, limit: opts.announced ? 0 : undefined });
     return {
+      extend: (limit) => worker.postMessage({ id, limit }),
       finish: (size) => {
         worker.postMessage({ id, size });
         return done;

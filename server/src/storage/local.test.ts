@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { clientPart, collect, describeStoreContract, generatedStream, randomBytes, sha256Hex, storageError, streamOf } from "./contract.testkit";
 import { LocalStore } from "./local";
+import type { PartReceipt } from "./types";
 
 const dirs: string[] = [];
 function tempRoot(): string {
@@ -259,5 +260,103 @@ describe("LocalStore.putRequest (native write, hashed by a follower thread)", ()
     expect(new Uint8Array(await (await store.getBlob("u/9/blob")).arrayBuffer())).toEqual(bytes);
     expect(new Uint8Array(await (await store.getBlob("u/9/blob", { start: 100, end: 199 })).arrayBuffer())).toEqual(bytes.subarray(100, 200));
     await expect(store.getBlob("u/9/none")).rejects.toThrow(/not found/);
+  });
+});
+
+describe("LocalStore multipart from part requests (native writes, sha256 taken in part order)", () => {
+  const root = tempRoot();
+  const store = new LocalStore(root);
+
+  /** A loopback server: PUT /<key>?upload=&part=&size= goes through putPart with the Request. */
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const q = (name: string) => url.searchParams.get(name) ?? "";
+      try {
+        return Response.json(await store.putPart(url.pathname.slice(1), q("upload"), Number(q("part")), Number(q("size")), req));
+      } catch (err) {
+        return Response.json({ error: (err as Error).message, reason: (err as { reason?: string }).reason }, { status: 400 });
+      }
+    },
+  });
+  afterAll(() => server.stop(true));
+
+  /** Sends one part over loopback, as a stream (with its Content-Length) when `slow`. */
+  async function send(key: string, uploadId: string, n: number, partSize: number, bytes: Uint8Array<ArrayBuffer>, slow = false) {
+    const url = `${server.url}${key}?upload=${uploadId}&part=${n}&size=${partSize}`;
+    const body = slow ? streamOf(bytes, 16 * 1024, 2) : bytes;
+    const res = await fetch(url, { method: "PUT", body, headers: { "content-length": String(bytes.length) }, duplex: "half" } as RequestInit);
+    return (await res.json()) as PartReceipt & { error?: string; reason?: string };
+  }
+
+  const partSize = 256 * 1024;
+  const partOf = (bytes: Uint8Array<ArrayBuffer>, n: number) => bytes.subarray((n - 1) * partSize, n * partSize);
+
+  test("parts sent out of order, three at a time: exact bytes, and completion answers their sha256", async () => {
+    const key = "u/20/mp";
+    const bytes = randomBytes(8 * partSize + 12_345);
+    const id = await store.createMultipart(key);
+    const order = [9, 4, 2, 7, 1, 3, 8, 6, 5];
+    const receipts: PartReceipt[] = [];
+    for (let i = 0; i < order.length; i += 3) {
+      const batch = order.slice(i, i + 3);
+      receipts.push(...(await Promise.all(batch.map((n) => send(key, id, n, partSize, partOf(bytes, n), n % 2 === 0)))));
+    }
+    receipts.sort((a, b) => a.partNumber - b.partNumber);
+    expect(receipts.map((r) => r.etag)).toEqual(receipts.map(() => expect.stringMatching(/^[0-9a-f]{32}$/)));
+    expect(await store.completeMultipart(key, id, receipts)).toEqual({ sha256: sha256Hex(bytes) });
+    expect(await collect(await store.get(key))).toEqual(bytes);
+  });
+
+  test("a part sent again after the hasher passed it: the bytes are right, the digest is left to confirm", async () => {
+    const key = "u/21/mp";
+    const bytes = randomBytes(3 * partSize);
+    const id = await store.createMultipart(key);
+    const one = await send(key, id, 1, partSize, partOf(bytes, 1));
+    await send(key, id, 2, partSize, randomBytes(partSize));
+    const three = await send(key, id, 3, partSize, partOf(bytes, 3));
+    const two = await send(key, id, 2, partSize, partOf(bytes, 2));
+    expect(await store.completeMultipart(key, id, [one, two, three])).toEqual({ sha256: null });
+    expect(sha256Hex(await collect(await store.get(key)))).toBe(sha256Hex(bytes));
+  });
+
+  test("an extra part beyond the listed ones: no digest, and the object is cut at the listed parts", async () => {
+    const key = "u/22/mp";
+    const bytes = randomBytes(2 * partSize);
+    const id = await store.createMultipart(key);
+    const receipts = [await send(key, id, 1, partSize, partOf(bytes, 1)), await send(key, id, 2, partSize, partOf(bytes, 2))];
+    await send(key, id, 3, partSize, randomBytes(100));
+    expect(await store.completeMultipart(key, id, receipts)).toEqual({ sha256: null });
+    expect(await collect(await store.get(key))).toEqual(bytes);
+  });
+
+  test("a declared length over the part size is refused before a byte is written; the part counts as missing", async () => {
+    const key = "u/23/mp";
+    const id = await store.createMultipart(key);
+    expect(await send(key, id, 1, 1000, randomBytes(1001))).toMatchObject({ reason: "size-mismatch", error: expect.stringMatching(/longer than the part size/) });
+    expect(statSync(join(root, ".multipart", id, "data")).size).toBe(0);
+    expect((await storageError(store.completeMultipart(key, id, [{ partNumber: 1, etag: "0".repeat(32) }]))).reason).toBe("bad-parts");
+  });
+
+  test("a part whose client stops half-way counts as missing; sent again, the upload still completes with its digest", async () => {
+    const key = "u/24/mp";
+    const bytes = randomBytes(3 * partSize);
+    const id = await store.createMultipart(key);
+    const broken = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        controller.enqueue(randomBytes(64 * 1024));
+        await Bun.sleep(5);
+        controller.error(new Error("client gave up"));
+      },
+    });
+    const url = `${server.url}${key}?upload=${id}&part=2&size=${partSize}`;
+    await fetch(url, { method: "PUT", body: broken, headers: { "content-length": String(partSize) }, duplex: "half" } as RequestInit).catch(() => null);
+    const one = await send(key, id, 1, partSize, partOf(bytes, 1));
+    expect((await storageError(store.completeMultipart(key, id, [one, { partNumber: 2, etag: one.etag }]))).reason).toBe("bad-parts");
+    const rest = await Promise.all([2, 3].map((n) => send(key, id, n, partSize, partOf(bytes, n))));
+    expect(await store.completeMultipart(key, id, [one, ...rest])).toEqual({ sha256: sha256Hex(bytes) });
+    expect(await collect(await store.get(key))).toEqual(bytes);
   });
 });

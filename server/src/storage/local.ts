@@ -22,7 +22,7 @@ export class LocalStore implements ObjectStore {
   private readonly hasher = new FollowHasher();
 
   constructor(private readonly root: string) {
-    this.multipart = new LocalMultipart(root, (key) => this.pathOf(key));
+    this.multipart = new LocalMultipart(root, (key) => this.pathOf(key), this.hasher);
   }
 
   private pathOf(key: string): string {
@@ -181,11 +181,11 @@ export class LocalStore implements ObjectStore {
     return this.multipart.create(key);
   }
 
-  putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: ReadableStream<Uint8Array>): Promise<PartReceipt> {
+  putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: Request | ReadableStream<Uint8Array>): Promise<PartReceipt> {
     return this.multipart.putPart(key, uploadId, partNumber, partSize, body);
   }
 
-  completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<void> {
+  completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<{ sha256: string | null }> {
     return this.multipart.complete(key, uploadId, parts);
   }
 
@@ -208,6 +208,7 @@ export class LocalStore implements ObjectStore {
         if (folder === ".multipart" && this.multipart.busy(name)) continue;
         const info = await stat(join(dir, name)).catch(() => null);
         if (!info || info.mtimeMs >= cutoff) continue;
+        if (folder === ".multipart") this.multipart.forget(name);
         await rm(join(dir, name), { recursive: true, force: true });
         removed++;
       }

@@ -11,26 +11,27 @@ export interface ByteCap {
   error: () => StorageError;
 }
 
-/** Size and digest of a body, taken as it streams through. */
+/** Size and (unless `algorithm` is null) digest of a body, taken as it streams through. */
 export class ByteMeter {
   bytes = 0;
-  private readonly hasher: Bun.CryptoHasher;
+  private readonly hasher: Bun.CryptoHasher | null;
 
   constructor(
-    algorithm: "sha256" | "sha1",
+    algorithm: "sha256" | null,
     private readonly cap?: ByteCap,
   ) {
-    this.hasher = new Bun.CryptoHasher(algorithm);
+    this.hasher = algorithm ? new Bun.CryptoHasher(algorithm) : null;
   }
 
   /** Throws the cap's error before hashing a chunk that would pass the cap. */
   update(chunk: Uint8Array): void {
     this.bytes += chunk.byteLength;
     if (this.cap && this.bytes > this.cap.max) throw this.cap.error();
-    this.hasher.update(chunk);
+    this.hasher?.update(chunk);
   }
 
   hex(): string {
+    if (!this.hasher) throw new Error("this meter only counts bytes");
     return this.hasher.digest("hex");
   }
 }

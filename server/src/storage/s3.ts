@@ -181,7 +181,8 @@ export class S3Store implements ObjectStore {
    * For when clients cannot reach the S3 endpoint (e.g. a MinIO on a private network) and the
    * server relays parts: holds one part in memory, since S3 needs its length up front.
    */
-  async putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: ReadableStream<Uint8Array>): Promise<PartReceipt> {
+  async putPart(key: string, uploadId: string, partNumber: number, partSize: number, source: Request | ReadableStream<Uint8Array>): Promise<PartReceipt> {
+    const body = source instanceof Request ? (source.body ?? new Blob([]).stream()) : source;
     try {
       assertKey(key);
       assertPart(partNumber, partSize);
@@ -198,7 +199,7 @@ export class S3Store implements ObjectStore {
     return { partNumber, etag: res.ETag ?? "" };
   }
 
-  async completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<void> {
+  async completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<{ sha256: null }> {
     assertKey(key);
     assertContiguous(parts);
     const MultipartUpload = { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) };
@@ -210,6 +211,7 @@ export class S3Store implements ObjectStore {
       if (name === "InvalidPart" || name === "InvalidPartOrder" || name === "NoSuchUpload") throw new StorageError(`${name}: ${(err as Error).message}`, "bad-parts");
       throw err;
     }
+    return { sha256: null };
   }
 
   /** An upload that is already gone is not an error: aborting twice is fine. */

@@ -62,10 +62,16 @@ export interface ObjectStore {
   createMultipart(key: string, contentType?: string): Promise<string>;
   /** For a direct store: presigned URL for one part; local disk returns null. */
   presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string | null>;
-  /** Local disk only: write one part (the server's signed part route calls it). */
-  putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: ReadableStream<Uint8Array>): Promise<PartReceipt>;
-  /** Join the parts in order into `key`. Throws StorageError on a missing part or wrong etag. */
-  completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<void>;
+  /**
+   * For a relayed part (the server's signed part route): write one part from its Request (which
+   * a store may write natively) or a stream.
+   */
+  putPart(key: string, uploadId: string, partNumber: number, partSize: number, body: Request | ReadableStream<Uint8Array>): Promise<PartReceipt>;
+  /**
+   * Join the parts in order into `key`. Throws StorageError on a missing part or wrong etag.
+   * Answers the object's sha256 when the store took it on the way (else null: hash it after).
+   */
+  completeMultipart(key: string, uploadId: string, parts: PartReceipt[]): Promise<{ sha256: string | null }>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
 }
 

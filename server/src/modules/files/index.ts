@@ -78,7 +78,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
       async ({ params, query, request, set }) => {
         const partNumber = Number(params.partNumber);
         if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw fail.validation("partNumber must be from 1 to 10000");
-        const receipt = await files.receivePart(params.fileId, partNumber, query, request.body);
+        const receipt = await files.receivePart(params.fileId, partNumber, query, request);
         set.headers.etag = receipt.etag;
         return ok(receipt);
       },

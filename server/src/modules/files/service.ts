@@ -141,13 +141,13 @@ export class FileService {
   }
 
   /** The signed part route (local storage). */
-  async receivePart(fileId: string, partNumber: number, q: { uploadId?: string; exp?: string; sig?: string }, body: ReadableStream<Uint8Array> | null): Promise<PartReceipt> {
+  async receivePart(fileId: string, partNumber: number, q: { uploadId?: string; exp?: string; sig?: string }, request: Request): Promise<PartReceipt> {
     const uploadId = q.uploadId ?? "";
     this.checkSignature("part", [fileId, uploadId, partNumber], q);
     const [row] = await this.db.select().from(file).where(eq(file.id, fileId));
     if (!row || row.status !== "PENDING" || row.uploadId !== uploadId) throw fail.invalidState("No open multipart upload with this uploadId");
     try {
-      return await this.d.store.putPart(row.storageKey, uploadId, partNumber, row.partSize!, body ?? emptyStream());
+      return await this.d.store.putPart(row.storageKey, uploadId, partNumber, row.partSize!, request);
     } catch (e) {
       if (e instanceof StorageError) throw new ServiceError(e.reason === "too-large" ? "PAYLOAD_TOO_LARGE" : "VALIDATION_ERROR", e.message);
       throw e;
@@ -156,14 +156,12 @@ export class FileService {
 
   async completeMultipart(userId: string, fileId: string, uploadId: string, parts: PartReceipt[]) {
     const row = await this.openMultipart(userId, fileId, uploadId);
-    try {
-      await this.d.store.completeMultipart(row.storageKey, uploadId, parts);
-    } catch (e) {
-      if (e instanceof StorageError) throw fail.validation(`Cannot complete the upload: ${e.message}`);
-      throw e;
-    }
+    const joined = await this.d.store.completeMultipart(row.storageKey, uploadId, parts).catch((e) => {
+      throw e instanceof StorageError ? fail.validation(`Cannot complete the upload: ${e.message}`) : e;
+    });
     const info = await this.d.store.head(row.storageKey);
-    await this.db.update(file).set({ uploadId: null, receivedSize: info?.size ?? 0 }).where(eq(file.id, fileId));
+    // The sha256 taken while the parts arrived, when the store has one: confirm skips a re-read.
+    await this.db.update(file).set({ uploadId: null, receivedSize: info?.size ?? 0, receivedSha256: joined.sha256 }).where(eq(file.id, fileId));
     return { fileId, size: info?.size ?? 0, completed: true };
   }
 
