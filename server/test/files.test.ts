@@ -125,6 +125,19 @@ describe("multipart upload", () => {
     }
   });
 
+  test("a declared checksum that the parts do not match is refused at confirm (the digest taken while parts arrived is checked)", async () => {
+    const a = await srv.admin();
+    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
+    try {
+      const c = await srv.user();
+      const bytes = noise(11 * 1024 * 1024, 8);
+      const wrong = sha256Hex(bytes.subarray(1));
+      await expectApiError(() => c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", checksum: wrong }), "FILE_SIGNATURE_MISMATCH", 422);
+    } finally {
+      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
+    }
+  });
+
   test("bad part lists, unknown uploads, abort", async () => {
     const a = await srv.admin();
     await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
