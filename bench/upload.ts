@@ -3,7 +3,10 @@
  * server and the official client, beside `cp` of the same file on the same disk.
  *
  *   steps     cp; upload as one PUT (presign -> PUT -> confirm); upload as multipart
- *             (presign -> part URLs + PUTs, 4 at once -> complete -> confirm); download to a file
+ *             (presign -> part URLs + PUTs, 4 at once -> complete -> confirm); download with curl
+ *             on a presigned URL into /dev/null (judged: the server's side alone), and for
+ *             reference into a file with curl and with the official client (Bun fetch +
+ *             Bun.write): there the client's own writes to disk set the pace
  *   targets   each step >= 80% of cp's MB/s; server peak RSS < 300 MB
  *   env       BENCH_UPLOAD_MB (default 1024), BENCH_RUNS (default 3, the median is reported),
  *             BENCH_DIR (default the OS temp dir: file, copies and DATA_DIR all live under it,
@@ -19,9 +22,10 @@
 import { VektorClient } from "@vektor/shared/client";
 import type { FileRecord } from "@vektor/shared/schemas/file";
 import { randomFillSync } from "node:crypto";
-import { mkdtempSync, openSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureCommands } from "./lib/native";
 import { startServer, type BenchServer } from "./lib/server";
 import { fixed, CpuWatch, mbps, median, MiB, printTable, repeat } from "./lib/table";
 
@@ -68,6 +72,24 @@ async function sha256File(path: string): Promise<string> {
   return hasher.digest("hex");
 }
 
+/**
+ * The ceiling of any upload whose sha256 the server takes: SHA-256 of the (cached) source file
+ * alone, through one reused 1 MiB buffer, on one core. No network, no write.
+ */
+function sha256OnlyMs(): Promise<number[]> {
+  return repeat(RUNS, async () => {
+    const buf = new Uint8Array(MiB);
+    const fd = openSync(src, "r");
+    const t0 = performance.now();
+    const hasher = new Bun.CryptoHasher("sha256");
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) hasher.update(buf.subarray(0, n));
+    hasher.digest();
+    const ms = performance.now() - t0;
+    closeSync(fd);
+    return ms;
+  });
+}
+
 /** Untimed: write back the previous run's dirty pages so each run starts from the same state. */
 function settle(): void {
   Bun.spawnSync(["sync"]);
@@ -108,6 +130,8 @@ interface Step {
   rss: number;
   /** Median phase times of the upload steps. */
   phases?: Record<Phase, number>;
+  /** False for a row shown for reference only (no PASS/MISS). */
+  judged?: boolean;
 }
 
 async function measureCp(): Promise<number[]> {
@@ -146,23 +170,46 @@ async function measureUpload(client: VektorClient, name: string, srcSha: string,
   return { step: { name, runsMs, rss, phases: medians }, kept: kept! };
 }
 
-/** RUNS downloads streamed to a file (Bun.write of the Response); size checked each time, sha256 once. */
-async function measureDownload(client: VektorClient, fileId: string, srcSha: string): Promise<Step> {
+/**
+ * RUNS downloads, each timed from asking for the bytes to the last byte received; the byte
+ * count checked every time, and (for a download to `dst`) the file's sha256 once. `fetchTo` is
+ * the client under test and answers how many bytes it received.
+ */
+async function measureDownload(name: string, fetchTo: () => Promise<number>, srcSha: string, judged: boolean): Promise<Step> {
   await server!.rss.quiesce();
   server!.rss.mark();
   const runsMs = await repeat(RUNS, async (run) => {
     rmSync(dst, { force: true });
     settle();
     const t0 = performance.now();
-    const res = await client.files.download(fileId);
-    if (!res.ok) throw new Error(`download answered ${res.status}`);
-    await Bun.write(dst, res);
+    const received = await fetchTo();
     const ms = performance.now() - t0;
-    if (statSync(dst).size !== SIZE) throw new Error(`download wrote ${statSync(dst).size} bytes, expected ${SIZE}`);
-    if (run === 0 && (await sha256File(dst)) !== srcSha) throw new Error("the downloaded bytes differ from the source");
+    if (received !== SIZE) throw new Error(`${name} received ${received} bytes, expected ${SIZE}`);
+    if (run === 0 && existsSync(dst) && (await sha256File(dst)) !== srcSha) throw new Error(`${name}: the downloaded bytes differ from the source`);
     return ms;
   });
-  return { name: "download -> file", runsMs, rss: server!.rss.mark() };
+  return { name, runsMs, rss: server!.rss.mark(), judged };
+}
+
+/** The official client: its download Response written with Bun.write. */
+async function officialDownload(client: VektorClient, fileId: string): Promise<number> {
+  const res = await client.files.download(fileId);
+  if (!res.ok) throw new Error(`download answered ${res.status}`);
+  await Bun.write(dst, res);
+  return statSync(dst).size;
+}
+
+/**
+ * curl on a presign-download URL (the signed route: no cookie), the way a script or another
+ * service fetches; into `out` (the file, or /dev/null to time the server's side alone).
+ */
+async function curlDownload(client: VektorClient, fileId: string, out: string): Promise<number> {
+  const { url } = await client.files.presignDownload(fileId);
+  if (!url.startsWith("http://127.0.0.1:")) throw new Error(`refusing a non-loopback URL: ${url}`);
+  const curl = Bun.spawn(["curl", "--silent", "--show-error", "--fail", "--output", out, "--write-out", "%{size_download}", url], { stderr: "inherit" });
+  const [code, written] = await Promise.all([curl.exited, new Response(curl.stdout).text()]);
+  if (code !== 0) throw new Error(`curl exited with ${code}`);
+  return Number(written);
 }
 
 interface Rss {
@@ -172,12 +219,14 @@ interface Rss {
   idle: number;
 }
 
-function report(cpMs: number[], steps: Step[], rss: Rss): boolean {
+function report(cpMs: number[], hashMs: number[], steps: Step[], rss: Rss): boolean {
   const cpRate = mbps(SIZE, median(cpMs));
+  const hashRate = mbps(SIZE, median(hashMs));
   const peak = Math.max(...steps.map((s) => s.rss));
   let allPass = true;
   const rows = steps.map((s) => {
     const rate = mbps(SIZE, median(s.runsMs));
+    if (s.judged === false) return [s.name, fixed(rate), fixed(cpRate), `${fixed((100 * rate) / cpRate)}%`, fixed(s.rss / MiB), fixed((s.rss - rss.idle) / MiB), "(reference)"];
     const fast = rate >= TARGET_RATIO * cpRate;
     const lean = s.rss < TARGET_RSS;
     allPass &&= fast && lean;
@@ -188,7 +237,11 @@ function report(cpMs: number[], steps: Step[], rss: Rss): boolean {
   console.log(`\nupload/download: ${SIZE_MB} MiB of random bytes, median of ${RUNS}, warm page cache, no fsync; server on ${db} and local disk\n`);
   printTable(
     ["step", "MB/s", "cp MB/s", "% of cp", "server peak RSS MB", "over idle MB", `result (>= ${TARGET_RATIO * 100}% of cp, RSS < ${TARGET_RSS / MiB} MB)`],
-    [["cp --reflink=never (same disk)", fixed(cpRate), fixed(cpRate), "100%", "-", "-", "-"], ...rows],
+    [
+      ["cp --reflink=never (same disk)", fixed(cpRate), fixed(cpRate), "100%", "-", "-", "-"],
+      ["sha256 of the file alone (1 core, no I/O)", fixed(hashRate), fixed(cpRate), `${fixed((100 * hashRate) / cpRate)}%`, "-", "-", "(ceiling of a checked upload)"],
+      ...rows,
+    ],
   );
   console.log(`\nserver RSS: peak during transfers ${fixed(peak / MiB)} MB -> ${peak < TARGET_RSS ? "PASS" : "MISS"}; idle ${fixed(rss.idle / MiB)} MB; start-up peak ${fixed(rss.startup / MiB)} MB`);
   console.log(cpu.note(server ? [server.pid] : []));
@@ -213,8 +266,9 @@ try {
   writeRandomFile(src, SIZE);
   const srcSha = await sha256File(src); // also leaves the file warm in the page cache
 
-  console.log(`[upload] cp x${RUNS}`);
+  console.log(`[upload] cp x${RUNS}, sha256 alone x${RUNS}`);
   const cpMs = await measureCp();
+  const hashMs = await sha256OnlyMs();
   rmSync(dst, { force: true });
 
   server = await startServer(join(work, "data"));
@@ -233,10 +287,15 @@ try {
   await client.admin.setConfig("platform_configs", { ...common, "upload.multipart_threshold_mb": MULTIPART.thresholdMb, "upload.part_size_mb": MULTIPART.partMb });
   const multi = await measureUpload(client, `upload, multipart ${MULTIPART.partMb} MiB x${MULTIPART.concurrency}`, srcSha, true);
 
+  const fileId = multi.kept.fileId;
   console.log(`[upload] download x${RUNS}`);
-  const download = await measureDownload(client, multi.kept.fileId, srcSha);
+  const downloads = [await measureDownload("download -> file (official client)", () => officialDownload(client, fileId), srcSha, false)];
+  if (ensureCommands({ curl: "curl" }).length === 0) {
+    downloads.push(await measureDownload("download -> file (curl)", () => curlDownload(client, fileId, dst), srcSha, false));
+    downloads.push(await measureDownload("download, server side (curl -> /dev/null)", () => curlDownload(client, fileId, "/dev/null"), srcSha, true));
+  } else console.log("[upload] curl is missing and could not be installed: no judged download row");
 
-  const pass = report(cpMs, [single.step, multi.step, download], rss);
+  const pass = report(cpMs, hashMs, [single.step, multi.step, ...downloads], rss);
   // A MISS is a finding, not a crash; BENCH_STRICT=1 turns it into a failing exit code (for CI).
   if (!pass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
 } finally {
