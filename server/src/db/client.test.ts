@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "./client";
+import { initPgliteInChild, openDatabase } from "./client";
 
 describe("openDatabase (PGlite)", () => {
   test("applies shared_buffers and the migrations", async () => {
@@ -18,6 +18,28 @@ describe("openDatabase (PGlite)", () => {
     } finally {
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("initPgliteInChild", () => {
+  test("a new directory is initialised by a child process; an existing database is left alone; a foreign folder is refused", async () => {
+    const root = mkdtempSync(join(tmpdir(), "vektor-db-init-"));
+    try {
+      const dir = join(root, "db");
+      await initPgliteInChild(dir, "8MB");
+      expect(existsSync(join(dir, "PG_VERSION"))).toBe(true);
+      expect(readdirSync(root)).toEqual(["db"]);
+      const stamp = statSync(join(dir, "PG_VERSION")).mtimeMs;
+      await initPgliteInChild(dir, "8MB");
+      expect(statSync(join(dir, "PG_VERSION")).mtimeMs).toBe(stamp);
+      const foreign = join(root, "foreign");
+      mkdirSync(foreign);
+      writeFileSync(join(foreign, "notes.txt"), "mine");
+      await expect(initPgliteInChild(foreign, "8MB")).rejects.toThrow(/neither empty nor a database/);
+      expect(readdirSync(foreign)).toEqual(["notes.txt"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

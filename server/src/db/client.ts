@@ -10,7 +10,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { schema, type Schema } from "./schema";
 
@@ -36,6 +37,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
  * made an idle server ~100 MB bigger. Tables beyond it are read through the OS page cache.
  */
 async function openPglite(dir: string, sharedBuffers: string): Promise<Database> {
+  await initPgliteInChild(dir, sharedBuffers);
   const client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`] });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -56,6 +58,28 @@ async function openPostgres(url: string): Promise<Database> {
     lock.release();
   }
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+/**
+ * A new PGlite directory is initialised (initdb) by a short-lived child process, into a temp
+ * folder beside it that is renamed into place when done: initdb peaks at 650 MB to 1.1 GB
+ * resident, which in this process would stay its high-water mark for good, and a crash half-way
+ * leaves no half-made database behind. An existing database (PG_VERSION present) is left as is.
+ */
+export async function initPgliteInChild(dir: string, sharedBuffers: string): Promise<void> {
+  if (existsSync(join(dir, "PG_VERSION"))) return;
+  if (existsSync(dir) && readdirSync(dir).length > 0) throw new Error(`${dir} is neither empty nor a database: move it away or point DATA_DIR elsewhere`);
+  const temp = join(dirname(dir), `.db-init-${process.pid}-${Date.now()}`);
+  mkdirSync(temp, { recursive: true });
+  try {
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "pglite-init.ts"), temp, sharedBuffers], { stdout: "inherit", stderr: "inherit" });
+    const code = await child.exited;
+    if (code !== 0 || !existsSync(join(temp, "PG_VERSION"))) throw new Error(`initialising the embedded database failed (exit code ${code})`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(temp, dir);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
 }
 
 /** Round trip used by /api/health. */

@@ -7,6 +7,7 @@ import { ServiceError } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import type { Services } from "../services";
 import { classifyError, errorResponse } from "./errors";
+import { GcPacer } from "./gc-pacer";
 import { callerKey } from "./rate-limit";
 
 /** Largest JSON request body; uploads stream through their own routes. */
@@ -63,6 +64,7 @@ function isRateLimited(url: string): boolean {
 }
 
 export function httpCore(s: Services) {
+  const gc = new GcPacer();
   return new Elysia({ name: "http-core" })
     .onRequest(async ({ request, set, server }) => {
       const given = request.headers.get("x-request-id");
@@ -81,6 +83,7 @@ export function httpCore(s: Services) {
       return errorResponse(c.code, c.message, { "x-request-id": requestId, ...c.headers }, c.status);
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
+      gc.tick();
       const meta = requestIds.get(request);
       s.log.info(
         { requestId: meta?.id, method: request.method, path: new URL(request.url).pathname, status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined },
