@@ -86,7 +86,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
         parse: "none",
         params: Type.Object({ fileId: Type.String({ maxLength: 100 }), partNumber: Type.String({ maxLength: 5 }) }),
         query: SignedQuery,
-        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete.", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: Type.Object({ partNumber: Type.Integer(), etag: Type.String() }) }),
+        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete. The ETag names this upload of the part (sending a part again gives a new one), not its content: the whole file's sha256 is what confirm records (and checks against a declared checksum).", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: Type.Object({ partNumber: Type.Integer(), etag: Type.String() }) }),
       },
     )
     .post("/multipart/part", async ({ request, body }) => ok(await files.partUrl((await api(request)).id, body.fileId, body.uploadId, body.partNumber)), {
