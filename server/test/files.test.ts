@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { expectApiError, startTestServer, type TestServer } from "./harness";
+import { VektorClient } from "@vektor/shared/client";
+import { expectApiError, PASSWORD, startTestServer, type TestServer } from "./harness";
 import { fixture, makePdf, noise, sha256Hex } from "./fixtures";
 
 let srv: TestServer;
@@ -120,6 +121,31 @@ describe("multipart upload", () => {
       const back = new Uint8Array(await (await c.files.download(f.fileId)).arrayBuffer());
       expect(back.length).toBe(bytes.length);
       expect(sha256Hex(back)).toBe(sha256Hex(bytes));
+    } finally {
+      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
+    }
+  });
+
+  test("the client asks for the next part's URL while the current part is still uploading", async () => {
+    const a = await srv.admin();
+    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
+    try {
+      const events: string[] = [];
+      const logging = (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(String(input));
+        const what = url.pathname.endsWith("/multipart/part") ? `url ${JSON.parse(String(init?.body)).partNumber}` : url.pathname.includes("/parts/") ? `put ${url.pathname.split("/").pop()}` : null;
+        if (what) events.push(`${what} start`);
+        const res = await fetch(input, init);
+        if (what) events.push(`${what} end`);
+        return res;
+      }) as typeof fetch;
+      const c = new VektorClient({ baseUrl: srv.url, fetch: logging });
+      await c.auth.signUp({ name: "prefetch", email: `prefetch-${crypto.randomUUID().slice(0, 8)}@example.test`, password: PASSWORD });
+      const bytes = noise(11 * 1024 * 1024, 9);
+      const f = await c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", concurrency: 1 });
+      expect(f).toMatchObject({ size: bytes.length, checksum: sha256Hex(bytes) });
+      expect(events.filter((e) => /^put \d+ end$/.test(e)).length).toBe(3);
+      for (const n of [2, 3]) expect(events.indexOf(`url ${n} start`)).toBeLessThan(events.indexOf(`put ${n - 1} end`));
     } finally {
       await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
     }

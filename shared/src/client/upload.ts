@@ -83,13 +83,24 @@ async function uploadParts(
 ): Promise<void> {
   const parts: { partNumber: number; etag: string }[] = [];
   let next = 1;
+  /** The next part number with its URL already on the way, or null when every part is taken. */
+  const claim = () => {
+    if (next > info.partCount) return null;
+    const partNumber = next++;
+    const url = t.call<{ url: string }>("POST", "/api/files/multipart/part", { fileId: info.fileId, uploadId: info.uploadId, partNumber }).then((r) => r.url);
+    url.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+    return { partNumber, url };
+  };
+  // Each worker asks for its next part's URL while the current part uploads: one round trip
+  // less per part, which on a distant server is most of a small part's time.
   const worker = async () => {
-    while (next <= info.partCount) {
-      const partNumber = next++;
-      const slice = blob.slice((partNumber - 1) * info.partSize, Math.min(partNumber * info.partSize, blob.size));
-      const { url } = await t.call<{ url: string }>("POST", "/api/files/multipart/part", { fileId: info.fileId, uploadId: info.uploadId, partNumber });
+    for (let part = claim(); part; ) {
+      const url = await part.url;
+      const following = claim();
+      const slice = blob.slice((part.partNumber - 1) * info.partSize, Math.min(part.partNumber * info.partSize, blob.size));
       const res = await putBytes(t, url, slice, onBytes, opts.signal);
-      parts.push({ partNumber, etag: res.headers.get("etag") ?? "" });
+      parts.push({ partNumber: part.partNumber, etag: res.headers.get("etag") ?? "" });
+      part = following;
     }
   };
   try {
