@@ -1,6 +1,7 @@
 /**
- * `npm test`: every test. Installs what the tests need from Debian when it is missing
- * (checkers such as qpdf, a PostgreSQL server), runs the unit and integration tests on the
+ * `npm test`: every test. Type-checks every workspace (tsc, strict), installs what the tests
+ * need from Debian when it is missing (checkers such as qpdf, a PostgreSQL server), runs the
+ * unit and integration tests on the
  * embedded PGlite, then the HTTP integration tests again against a throwaway PostgreSQL
  * cluster on a loopback port, and prints one closing line: "tests: N passed, N failed".
  */
@@ -68,6 +69,22 @@ async function bunTest(label: string, args: string[], env: Record<string, string
   console.log(`[test] ${label}: ${passed} passed, ${failed} failed (exit ${code})`);
 }
 
+/**
+ * tsc over every workspace: one program for everything that runs on Bun (tsconfig.check.json)
+ * and one for the web app (its own DOM and Vite types). Each clean program counts as a passed
+ * test; each with errors as a failed one, its errors printed.
+ */
+function typecheck(): void {
+  const tsc = join(root, "server", "node_modules", "typescript", "bin", "tsc");
+  for (const [label, project] of [["Bun workspaces", "tsconfig.check.json"], ["web", "web"]]) {
+    console.log(`\n[test] typecheck (${label}): tsc -p ${project}`);
+    const res = spawnSync(bun, [tsc, "-p", project, "--noEmit"], { cwd: root, stdio: "inherit" });
+    if (res.status === 0) totals.passed += 1;
+    else totals.failed += 1;
+    console.log(`[test] typecheck (${label}): ${res.status === 0 ? "clean" : "errors above"}`);
+  }
+}
+
 /** A throwaway PostgreSQL cluster on a loopback port, owned by the postgres user. */
 async function startPostgres(): Promise<{ url: string; stop: () => void } | null> {
   if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL, stop: () => {} };
@@ -117,6 +134,7 @@ aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pk
 const only = process.argv.slice(2).filter((p) => !isE2e(p));
 const e2eArgs = process.argv.slice(2).filter(isE2e);
 const e2eOnly = e2eArgs.length > 0 && only.length === 0;
+if (process.argv.length === 2) typecheck();
 if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
 
 const pg = e2eOnly ? null : await startPostgres();

@@ -71,11 +71,11 @@ export async function bloatedPdf(pages: number, perPage = 6, size = 200): Promis
 }
 
 /** A one-page PDF of a few hundred bytes of text: the batch benchmark's small input. */
-export async function smallPdf(n: number): Promise<Uint8Array> {
+export async function smallPdf(n: number): Promise<Uint8Array<ArrayBuffer>> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const font = await doc.embedFont(StandardFonts.Helvetica);
   doc.addPage([595, 842]).drawText(`Batch item ${n}`, { x: 50, y: 780, size: 18, font });
-  return doc.save();
+  return new Uint8Array(await doc.save());
 }
 
 /**

@@ -113,9 +113,9 @@ describe("a batch from creation to ZIP", () => {
 
     // Retention past the outputs' hours removes the cached ZIP along with the outputs.
     const a = await srv.admin();
-    const zipsBefore = new Bun.Glob("**/*.zip").scanSync({ cwd: join(srv.dataDir, "objects") }).toArray().length;
+    const zipsBefore = Array.from(new Bun.Glob("**/*.zip").scanSync({ cwd: join(srv.dataDir, "objects") })).length;
     await a.admin.runRetention(new Date(Date.now() + 73 * 3_600_000).toISOString());
-    expect(new Bun.Glob("**/*.zip").scanSync({ cwd: join(srv.dataDir, "objects") }).toArray().length).toBe(zipsBefore - 1);
+    expect(Array.from(new Bun.Glob("**/*.zip").scanSync({ cwd: join(srv.dataDir, "objects") })).length).toBe(zipsBefore - 1);
     await expectApiError(() => c.t.call("GET", `/api/batch/${created.batchId}/zip`), "INVALID_STATE", 409);
   });
 

@@ -76,6 +76,7 @@ describe("import-url", () => {
     await allow([`127.0.0.1:${origin.port}`]);
     const c = await srv.user();
     const p = victim.port;
+    const originPort = origin.port!;
     const blocked = [
       `http://127.0.0.2:${p}/x`,
       `http://localhost:${p}/x`,
@@ -83,9 +84,9 @@ describe("import-url", () => {
       `http://0x7f000002:${p}/x`,
       `http://2130706434:${p}/x`,
       `http://[::ffff:127.0.0.2]:${p}/x`,
-      `http://127.0.0.1:${origin.port + 1 === p ? origin.port + 2 : origin.port + 1}/x`, // same host, a port not on the allow-list
-      `http://127.0.0.1:${origin.port}/to-victim`,
-      `http://127.0.0.1:${origin.port}/to-localhost`,
+      `http://127.0.0.1:${originPort + 1 === p ? originPort + 2 : originPort + 1}/x`, // same host, a port not on the allow-list
+      `http://127.0.0.1:${originPort}/to-victim`,
+      `http://127.0.0.1:${originPort}/to-localhost`,
     ];
     for (const url of blocked) await expectApiError(() => c.files.importUrl({ url }), "IMPORT_BLOCKED", 422);
     expect(victimHits).toBe(0);

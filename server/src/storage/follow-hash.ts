@@ -28,7 +28,8 @@ export class FollowHasher {
       this.waiting.delete(event.data.id);
     };
     worker.onerror = () => this.reset();
-    worker.unref();
+    // Bun's Worker can be unref'd (the DOM typing does not know it): hashing never keeps the process up.
+    (worker as Worker & { unref(): void }).unref();
     this.worker = worker;
     return worker;
   }

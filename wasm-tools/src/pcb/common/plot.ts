@@ -152,7 +152,9 @@ export function plotLayer(name: string, text: string, options: PlotOptions): Plo
   } catch (err) {
     throw new ToolError("INPUT_INVALID", `"${name}" could not be plotted: ${errorMessage(err)}`);
   }
-  return { svg, converter: gerberToSvg.clone(converter) as ConverterResult, filetype, parsed, warnings };
+  // The typing wants the stream Converter; clone reads only the finished fields this stage has.
+  const result = gerberToSvg.clone(converter as unknown as Parameters<typeof gerberToSvg.clone>[0]) as unknown as ConverterResult;
+  return { svg, converter: result, filetype, parsed, warnings };
 }
 
 /**

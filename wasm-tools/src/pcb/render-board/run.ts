@@ -15,10 +15,9 @@ export const run: ToolRun<Params> = async ([input], params, ctx) => {
   const board = loadBoard(input.name, files, { outlineGapFill: params.outlineGapFill, backupUnits: params.backupUnits }, ctx);
   checkpoint(ctx);
   ctx.onProgress(0.85, "stacking layers");
-  const stackup = createStackup(
-    board.layers.map((l) => ({ type: l.type, side: l.side, filename: l.path, converter: l.plot.converter })),
-    { id: "board", color: params.color, useOutline: params.useOutline },
-  );
+  // pcb-stackup-core reads only a finished converter's fields (a clone), though its typing names the stream.
+  const layers = board.layers.map((l) => ({ type: l.type, side: l.side, filename: l.path, converter: l.plot.converter }));
+  const stackup = createStackup(layers as unknown as Parameters<typeof createStackup>[0], { id: "board", color: params.color, useOutline: params.useOutline });
   const base = stem(input.name);
   const sides = params.side === "both" ? (["top", "bottom"] as const) : [params.side];
   return sides.map((side): ToolOutput => output(`${base}-${side}.svg`, "svg", new TextEncoder().encode(stackup[side].svg)));
