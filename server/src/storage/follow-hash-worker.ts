@@ -53,12 +53,12 @@ async function follow(path: string, job: Job): Promise<string | null> {
         await new Promise<void>((resolve) => (job.wake = resolve));
         continue;
       }
-      const bytesRead = ahead?.at === position ? await ahead.bytes : await readInto(buffers[current], position, end);
+      const bytesRead: number = ahead?.at === position ? await ahead.bytes : await readInto(buffers[current], position, end);
       ahead = null;
       if (bytesRead > 0) {
         const block = buffers[current];
         current ^= 1;
-        const next = position + bytesRead;
+        const next: number = position + bytesRead;
         if (next < end) ahead = { at: next, bytes: readInto(buffers[current], next, end) };
         hasher.update(block.subarray(0, bytesRead));
         position = next;
