@@ -105,100 +105,78 @@ describe("single upload", () => {
 });
 
 describe("multipart upload", () => {
+  // 5 MiB parts above 5 MiB for every test here, so a few MiB make a multipart upload.
+  beforeAll(async () => {
+    await (await srv.admin()).admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
+  });
+  afterAll(async () => {
+    await (await srv.admin()).admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
+  });
+
   test("above the threshold: parts in parallel, complete, confirm, same bytes back", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
-    try {
-      const c = await srv.user();
-      const bytes = noise(12 * 1024 * 1024 + 123, 7);
-      const p = await c.files.presignUpload<Presigned>({ filename: "big.bin", mime: "application/octet-stream", size: bytes.length });
-      expect(p).toMatchObject({ multipart: true, partSize: 5 * 1024 * 1024, partCount: 3 });
-      const progress: number[] = [];
-      await c.files.delete(p.fileId);
-      const f = await c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", checksum: sha256Hex(bytes), onProgress: (s) => progress.push(s) });
-      expect(f).toMatchObject({ size: bytes.length, checksum: sha256Hex(bytes), status: "UPLOADED" });
-      expect(progress.at(-1)).toBe(bytes.length);
-      const back = new Uint8Array(await (await c.files.download(f.fileId)).arrayBuffer());
-      expect(back.length).toBe(bytes.length);
-      expect(sha256Hex(back)).toBe(sha256Hex(bytes));
-    } finally {
-      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
-    }
+    const c = await srv.user();
+    const bytes = noise(12 * 1024 * 1024 + 123, 7);
+    const p = await c.files.presignUpload<Presigned>({ filename: "big.bin", mime: "application/octet-stream", size: bytes.length });
+    expect(p).toMatchObject({ multipart: true, partSize: 5 * 1024 * 1024, partCount: 3 });
+    const progress: number[] = [];
+    await c.files.delete(p.fileId);
+    const f = await c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", checksum: sha256Hex(bytes), onProgress: (s) => progress.push(s) });
+    expect(f).toMatchObject({ size: bytes.length, checksum: sha256Hex(bytes), status: "UPLOADED" });
+    expect(progress.at(-1)).toBe(bytes.length);
+    const back = new Uint8Array(await (await c.files.download(f.fileId)).arrayBuffer());
+    expect(back.length).toBe(bytes.length);
+    expect(sha256Hex(back)).toBe(sha256Hex(bytes));
   });
 
   test("the client asks for the next part's URL while the current part is still uploading", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
-    try {
-      const events: string[] = [];
-      const logging = (async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = new URL(String(input));
-        const what = url.pathname.endsWith("/multipart/part") ? `url ${JSON.parse(String(init?.body)).partNumber}` : url.pathname.includes("/parts/") ? `put ${url.pathname.split("/").pop()}` : null;
-        if (what) events.push(`${what} start`);
-        const res = await fetch(input, init);
-        if (what) events.push(`${what} end`);
-        return res;
-      }) as typeof fetch;
-      const c = new VektorClient({ baseUrl: srv.url, fetch: logging });
-      await c.auth.signUp({ name: "prefetch", email: `prefetch-${crypto.randomUUID().slice(0, 8)}@example.test`, password: PASSWORD });
-      const bytes = noise(11 * 1024 * 1024, 9);
-      const f = await c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", concurrency: 1 });
-      expect(f).toMatchObject({ size: bytes.length, checksum: sha256Hex(bytes) });
-      expect(events.filter((e) => /^put \d+ end$/.test(e)).length).toBe(3);
-      for (const n of [2, 3]) expect(events.indexOf(`url ${n} start`)).toBeLessThan(events.indexOf(`put ${n - 1} end`));
-    } finally {
-      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
-    }
+    const events: string[] = [];
+    const logging = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      const what = url.pathname.endsWith("/multipart/part") ? `url ${JSON.parse(String(init?.body)).partNumber}` : url.pathname.includes("/parts/") ? `put ${url.pathname.split("/").pop()}` : null;
+      if (what) events.push(`${what} start`);
+      const res = await fetch(input, init);
+      if (what) events.push(`${what} end`);
+      return res;
+    }) as typeof fetch;
+    const c = new VektorClient({ baseUrl: srv.url, fetch: logging });
+    await c.auth.signUp({ name: "prefetch", email: `prefetch-${crypto.randomUUID().slice(0, 8)}@example.test`, password: PASSWORD });
+    const bytes = noise(11 * 1024 * 1024, 9);
+    const f = await c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", concurrency: 1 });
+    expect(f).toMatchObject({ size: bytes.length, checksum: sha256Hex(bytes) });
+    expect(events.filter((e) => /^put \d+ end$/.test(e)).length).toBe(3);
+    for (const n of [2, 3]) expect(events.indexOf(`url ${n} start`)).toBeLessThan(events.indexOf(`put ${n - 1} end`));
   });
 
   test("a declared checksum that the parts do not match is refused at confirm (the digest taken while parts arrived is checked)", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
-    try {
-      const c = await srv.user();
-      const bytes = noise(11 * 1024 * 1024, 8);
-      const wrong = sha256Hex(bytes.subarray(1));
-      await expectApiError(() => c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", checksum: wrong }), "FILE_SIGNATURE_MISMATCH", 422);
-    } finally {
-      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
-    }
+    const c = await srv.user();
+    const bytes = noise(11 * 1024 * 1024, 8);
+    const wrong = sha256Hex(bytes.subarray(1));
+    await expectApiError(() => c.files.upload(new Blob([bytes]), { filename: "big.bin", mime: "application/octet-stream", checksum: wrong }), "FILE_SIGNATURE_MISMATCH", 422);
   });
 
   test("bad part lists, unknown uploads, abort", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
-    try {
-      const c = await srv.user();
-      const bytes = noise(6 * 1024 * 1024, 9);
-      const p = await c.files.presignUpload<Presigned>({ filename: "m.bin", mime: "application/octet-stream", size: bytes.length });
-      const { url } = await c.t.call<{ url: string }>("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: p.uploadId, partNumber: 1 });
-      const put = await fetch(url, { method: "PUT", body: bytes.slice(0, 5 * 1024 * 1024) });
-      expect(put.status).toBe(200);
-      const etag = put.headers.get("etag")!;
-      expect(etag).toBeTruthy();
-      await expectApiError(() => c.t.call("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: p.uploadId, partNumber: 3 }), "VALIDATION_ERROR", 400);
-      await expectApiError(() => c.t.call("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: "nope", partNumber: 1 }), "INVALID_STATE", 409);
-      // part 2 missing, then a wrong etag
-      await expectApiError(() => c.t.call("POST", "/api/files/multipart/complete", { fileId: p.fileId, uploadId: p.uploadId, parts: [{ partNumber: 1, etag }] }).then(() => c.files.confirm(p.fileId)), "FILE_SIGNATURE_MISMATCH", 422);
-    } finally {
-      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
-    }
+    const c = await srv.user();
+    const bytes = noise(6 * 1024 * 1024, 9);
+    const p = await c.files.presignUpload<Presigned>({ filename: "m.bin", mime: "application/octet-stream", size: bytes.length });
+    const { url } = await c.t.call<{ url: string }>("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: p.uploadId, partNumber: 1 });
+    const put = await fetch(url, { method: "PUT", body: bytes.slice(0, 5 * 1024 * 1024) });
+    expect(put.status).toBe(200);
+    const etag = put.headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    await expectApiError(() => c.t.call("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: p.uploadId, partNumber: 3 }), "VALIDATION_ERROR", 400);
+    await expectApiError(() => c.t.call("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: "nope", partNumber: 1 }), "INVALID_STATE", 409);
+    // part 2 missing, then a wrong etag
+    await expectApiError(() => c.t.call("POST", "/api/files/multipart/complete", { fileId: p.fileId, uploadId: p.uploadId, parts: [{ partNumber: 1, etag }] }).then(() => c.files.confirm(p.fileId)), "FILE_SIGNATURE_MISMATCH", 422);
   });
 
   test("a wrong etag is refused and abort removes the upload", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
-    try {
-      const c = await srv.user();
-      const p = await c.files.presignUpload<Presigned>({ filename: "m.bin", mime: "application/octet-stream", size: 6 * 1024 * 1024 });
-      const { url } = await c.t.call<{ url: string }>("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: p.uploadId, partNumber: 1 });
-      expect((await fetch(url, { method: "PUT", body: noise(5 * 1024 * 1024) })).status).toBe(200);
-      await expectApiError(() => c.t.call("POST", "/api/files/multipart/complete", { fileId: p.fileId, uploadId: p.uploadId, parts: [{ partNumber: 1, etag: '"bogus"' }] }), "VALIDATION_ERROR", 400);
-      expect(await c.t.call("POST", "/api/files/multipart/abort", { fileId: p.fileId, uploadId: p.uploadId })).toEqual({ fileId: p.fileId, aborted: true });
-      await expectApiError(() => c.files.get(p.fileId), "NOT_FOUND", 404);
-    } finally {
-      await a.admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 64, "upload.part_size_mb": 16 });
-    }
+    const c = await srv.user();
+    const p = await c.files.presignUpload<Presigned>({ filename: "m.bin", mime: "application/octet-stream", size: 6 * 1024 * 1024 });
+    const { url } = await c.t.call<{ url: string }>("POST", "/api/files/multipart/part", { fileId: p.fileId, uploadId: p.uploadId, partNumber: 1 });
+    expect((await fetch(url, { method: "PUT", body: noise(5 * 1024 * 1024) })).status).toBe(200);
+    await expectApiError(() => c.t.call("POST", "/api/files/multipart/complete", { fileId: p.fileId, uploadId: p.uploadId, parts: [{ partNumber: 1, etag: '"bogus"' }] }), "VALIDATION_ERROR", 400);
+    expect(await c.t.call("POST", "/api/files/multipart/abort", { fileId: p.fileId, uploadId: p.uploadId })).toEqual({ fileId: p.fileId, aborted: true });
+    await expectApiError(() => c.files.get(p.fileId), "NOT_FOUND", 404);
   });
 });
 

@@ -13,6 +13,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import postgres from "postgres";
+import { pgliteOptions } from "./pglite-options";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -38,7 +39,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
  */
 async function openPglite(dir: string, sharedBuffers: string): Promise<Database> {
   await initPgliteInChild(dir, sharedBuffers);
-  const client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`] });
+  const client = new PGlite(dir, pgliteOptions(sharedBuffers));
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });

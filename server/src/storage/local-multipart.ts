@@ -15,6 +15,7 @@ import type { FollowHasher } from "./follow-hash";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
 import { ByteMeter } from "./meter";
 import { writeRequestAt } from "./native-write";
+import { bodyStream, declaredLength } from "./request-body";
 import { PartHashes } from "./part-hash";
 import { StorageError, type PartReceipt } from "./types";
 import { assertContiguous, assertKey, assertPart, normalizeEtag } from "./validate";
@@ -216,12 +217,6 @@ export class LocalMultipart {
   }
 }
 
-/** The Content-Length a request declares, or NaN when it has none (a chunked body). */
-function declaredLength(request: Request): number {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  return Number.isSafeInteger(declared) && declared >= 0 ? declared : NaN;
-}
-
 function partTooLong(partNumber: number, partSize: number): StorageError {
   return new StorageError(`part ${partNumber} is longer than the part size (${partSize} bytes)`, "size-mismatch");
 }
@@ -245,9 +240,8 @@ async function writePartBytes(data: string, partNumber: number, partSize: number
     if (written !== null && written !== declared) throw new StorageError(`part ${partNumber} ended after ${written} of ${declared} bytes`, "size-mismatch");
     if (written !== null) return written;
   }
-  const stream = body instanceof Request ? (body.body ?? new Blob([]).stream()) : body;
   const meter = new ByteMeter(null, { max: partSize, error: () => partTooLong(partNumber, partSize) });
-  await writeBodyAt(data, "r+", offset, stream, meter);
+  await writeBodyAt(data, "r+", offset, bodyStream(body), meter);
   return meter.bytes;
 }
 

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
-import { bodyTooLarge, putMeter, sha256Of } from "./meter";
+import { bodyTooLarge, putMeter } from "./meter";
+import { bodyStream, declaredLength } from "./request-body";
 import { StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
 import { assertKey, assertWindow, clampRange } from "./validate";
 
@@ -74,8 +75,8 @@ export class LocalStore implements ObjectStore {
    * worker thread hashes the file behind it; without one (chunked), through `put`.
    */
   async putRequest(key: string, request: Request, opts: { maxBytes?: number } = {}): Promise<{ size: number; sha256: string }> {
-    const declared = Number(request.headers.get("content-length") ?? NaN);
-    if (!Number.isSafeInteger(declared) || declared < 0) return this.put(key, request.body ?? new Blob([]).stream(), opts);
+    const declared = declaredLength(request);
+    if (Number.isNaN(declared)) return this.put(key, bodyStream(request), opts);
     if (opts.maxBytes !== undefined && declared > opts.maxBytes) throw bodyTooLarge(opts.maxBytes);
     const dest = this.pathOf(key);
     const tmp = await this.tempPath();

@@ -67,11 +67,8 @@ export class PartHashes {
    * otherwise null. Waits for the hasher to reach the end. Forgets the upload either way.
    */
   async digest(uploadId: string, parts: PartReceipt[], total: number): Promise<string | null> {
-    const upload = this.uploads.get(uploadId);
-    if (!upload) return null;
-    this.uploads.delete(uploadId);
-    clearTimeout(upload.idle);
-    if (upload.invalid) return null;
+    const upload = this.detach(uploadId);
+    if (!upload || upload.invalid) return null;
     const same = upload.hashed.length === parts.length && upload.bytes === total && parts.every((p, i) => normalizeEtag(p.etag) === upload.hashed[i]);
     if (!same) {
       upload.job.cancel();
@@ -82,11 +79,17 @@ export class PartHashes {
 
   /** Drops an upload (aborted, swept): its hash job stops. */
   forget(uploadId: string): void {
+    const upload = this.detach(uploadId);
+    if (upload && !upload.invalid) upload.job.cancel();
+  }
+
+  /** Removes the upload from the books (and its idle timer), leaving its hash job as it is. */
+  private detach(uploadId: string): UploadHash | undefined {
     const upload = this.uploads.get(uploadId);
-    if (!upload) return;
+    if (!upload) return undefined;
     this.uploads.delete(uploadId);
     clearTimeout(upload.idle);
-    if (!upload.invalid) upload.job.cancel();
+    return upload;
   }
 
   private open(dataPath: string, partSize: number): UploadHash {

@@ -17,6 +17,7 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { readAtMost } from "./blocks";
 import { putMeter, sha256Of } from "./meter";
+import { bodyStream } from "./request-body";
 import { putStream } from "./s3-put";
 import { StorageError, StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
 import { assertContiguous, assertKey, assertPart, assertRange, assertWindow } from "./validate";
@@ -182,7 +183,7 @@ export class S3Store implements ObjectStore {
    * server relays parts: holds one part in memory, since S3 needs its length up front.
    */
   async putPart(key: string, uploadId: string, partNumber: number, partSize: number, source: Request | ReadableStream<Uint8Array>): Promise<PartReceipt> {
-    const body = source instanceof Request ? (source.body ?? new Blob([]).stream()) : source;
+    const body = bodyStream(source);
     try {
       assertKey(key);
       assertPart(partNumber, partSize);
