@@ -336,7 +336,7 @@ try {
   // BENCH_TOOL_WORKER: another worker script to A/B a change in the pool
   const workerUrl = process.env.BENCH_TOOL_WORKER ? Bun.pathToFileURL(join(import.meta.dir, "..", process.env.BENCH_TOOL_WORKER)).href : undefined;
   if (workerUrl) console.log(`[tools] pool worker script: ${process.env.BENCH_TOOL_WORKER}`);
-  pool = new WorkerPool(1, createLogger("silent"), workerUrl);
+  pool = new WorkerPool(1, createLogger("silent"), { workerUrl });
   const all = cases(inputs).filter((c) => !ONLY || c.slug.includes(ONLY) || c.input.includes(ONLY));
   const results: Measured[] = [];
   for (const c of all) {

@@ -73,7 +73,7 @@ const RETENTION_EVERY_MS = 10 * 60_000;
 /** The tool worker pool and the queue runner, unless this process is ROLE=api. */
 function startWorker(s: Services) {
   if (s.env.toolWorkers === 0) return null;
-  const pool = new WorkerPool(s.env.toolWorkers, s.log);
+  const pool = new WorkerPool(s.env.toolWorkers, s.log, { startupTimeoutMs: s.env.toolStartupTimeoutMs });
   const limits = async () => ({ perUser: await s.config.get("processing.max_concurrent_per_user"), global: await s.config.get("processing.max_concurrent") });
   const runner = new JobRunner(s.database.db, s.store, pool, s.log, { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, maxAttempts: 3, pollMs: s.env.jobPollMs }, limits);
   s.jobs.onQueued = () => runner.poke();

@@ -34,6 +34,8 @@ export interface Env {
   /** Tool workers in this process (0 with ROLE=api). */
   toolWorkers: number;
   toolTimeoutMs: number;
+  /** Longest a tool worker may take to load a tool's engine before a run (not on the run's clock). */
+  toolStartupTimeoutMs: number;
   toolMaxInputBytes: number;
   jobPollMs: number;
   jobLeaseMs: number;
@@ -98,6 +100,7 @@ export function readEnv(src: Source = process.env): Env {
     importTimeoutMs: intVar(src, "IMPORT_TIMEOUT_MS", 30_000),
     toolWorkers: role === "api" ? 0 : intVar(src, "TOOL_WORKERS", navigator.hardwareConcurrency || 2),
     toolTimeoutMs: intVar(src, "TOOL_TIMEOUT_MS", 300_000),
+    toolStartupTimeoutMs: intVar(src, "TOOL_STARTUP_TIMEOUT_MS", 120_000),
     toolMaxInputBytes: intVar(src, "TOOL_MAX_INPUT_MB", 1024) * 1024 * 1024,
     jobPollMs: intVar(src, "JOB_POLL_MS", 500),
     jobLeaseMs: intVar(src, "JOB_LEASE_MS", 30_000),

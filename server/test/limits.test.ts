@@ -5,7 +5,9 @@ import { makePdf, noise } from "./fixtures";
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await startTestServer({ TOOL_MAX_INPUT_MB: "1", TOOL_TIMEOUT_MS: "300", TOOL_WORKERS: "1" });
+  // 1 s: a 1-page rotate on a loaded engine takes a few ms even beside two CPU hogs, while the
+  // 60-page render at 300 dpi takes many seconds on the fastest machine.
+  srv = await startTestServer({ TOOL_MAX_INPUT_MB: "1", TOOL_TIMEOUT_MS: "1000", TOOL_WORKERS: "1" });
 });
 afterAll(() => srv.close());
 
@@ -24,9 +26,12 @@ describe("tool limits", () => {
     const c = await srv.user();
     const f = await c.files.upload(new Blob([await makePdf(60)]), { filename: "long.pdf", mime: "application/pdf" });
     const job = await c.t.call<Job>("POST", "/api/tools/pdf.render-png", { fileIds: [f.fileId], params: { dpi: 300 } });
-    expect(job).toMatchObject({ status: "failed", errorCode: "TIMEOUT" });
+    expect(job).toMatchObject({ status: "failed", errorCode: "TIMEOUT", error: "The tool ran longer than 1 s and was stopped" });
+    // The replacement worker loads mupdf again; that cold start must not be charged to the next jobs.
     const small = await c.files.upload(new Blob([await makePdf(1)]), { filename: "s.pdf", mime: "application/pdf" });
-    expect((await c.t.call<Job>("POST", "/api/tools/pdf.rotate", { fileIds: [small.fileId] })).status).toBe("succeeded");
+    for (let i = 0; i < 3; i++) {
+      expect(await c.t.call<Job>("POST", "/api/tools/pdf.rotate", { fileIds: [small.fileId] })).toMatchObject({ status: "succeeded", errorCode: null });
+    }
     expect((await srv.anon().health()).status).toBe("ok");
   });
 });

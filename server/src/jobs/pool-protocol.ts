@@ -5,6 +5,8 @@ export type PoolRequest = { type: "run"; id: string; slug: string; inputs: ToolI
 
 export type PoolReply =
   | { type: "ready" }
+  /** The tool's engine is loaded and its run begins: the job's clock starts here. */
+  | { type: "started"; id: string }
   | { type: "progress"; id: string; fraction: number; message?: string }
   | { type: "result"; id: string; ok: true; outputs: ToolOutput[] }
   | { type: "result"; id: string; ok: false; error: { code: ToolErrorCode; message: string } };

@@ -8,8 +8,8 @@ const log = createLogger("silent");
 const pools: WorkerPool[] = [];
 afterAll(() => Promise.all(pools.map((p) => p.close())));
 
-function pool(size: number, url?: string) {
-  const p = new WorkerPool(size, log, url);
+function pool(size: number, workerUrl?: string, startupTimeoutMs?: number) {
+  const p = new WorkerPool(size, log, { workerUrl, startupTimeoutMs });
   pools.push(p);
   return p;
 }
@@ -20,6 +20,8 @@ async function pdf(pages: number): Promise<Uint8Array> {
   for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`page ${i + 1}`, { x: 50, y: 780, size: 18, font });
   return doc.save();
 }
+
+const SLOW_START = new URL("./slow-start-worker.fixture.ts", import.meta.url).href;
 
 const input = async (pages: number) => [{ name: "in.pdf", bytes: await pdf(pages), mime: "application/pdf" }];
 
@@ -36,6 +38,27 @@ describe("WorkerPool", () => {
     expect(slow).toEqual({ ok: false, error: { code: "TIMEOUT", message: expect.stringContaining("longer than") } });
     const next = await p.run({ id: "next", slug: "pdf.split", inputs: await input(2), params: {}, timeoutMs: 60_000 });
     expect(next.ok).toBe(true);
+  });
+
+  test("loading the engine is not on the run's clock: a 600 ms cold start under a 200 ms timeout succeeds", async () => {
+    const p = pool(1, SLOW_START);
+    for (const id of ["first", "second"]) {
+      const out = await p.run({ id, slug: "test.slow-start", inputs: await input(1), params: {}, timeoutMs: 200 });
+      expect(out.ok).toBe(true);
+    }
+  });
+
+  test("a worker that never finishes loading is stopped by the start-up guard and replaced", async () => {
+    const p = pool(1, SLOW_START, 1500);
+    const hung = await p.run({ id: "h", slug: "test.hang-start", inputs: await input(1), params: {}, timeoutMs: 60_000 });
+    expect(hung).toEqual({ ok: false, error: { code: "WORKER_CRASHED", message: "The tool worker did not load test.hang-start within 1.5 s; the job did not run" } });
+    expect(await p.run({ id: "after", slug: "test.slow-start", inputs: await input(1), params: {}, timeoutMs: 200 })).toMatchObject({ ok: true });
+  });
+
+  test("a timeout is said in a unit that fits it", async () => {
+    const p = pool(1);
+    const slow = await p.run({ id: "unit", slug: "pdf.render-png", inputs: await input(40), params: { dpi: 300 }, timeoutMs: 300 });
+    expect(!slow.ok && slow.error.message).toBe("The tool ran longer than 300 ms and was stopped");
   });
 
   test("a worker that dies mid-run gives WORKER_CRASHED and is replaced", async () => {

@@ -2,8 +2,11 @@
  * A pool of disposable tool workers (Bun Workers, WASM loaded once per worker and reused).
  * One run per worker at a time; a run past its timeout, or a worker that crashed or ran out
  * of memory, ends with a typed error and the worker is replaced, so the server keeps serving.
+ * A run's timeout counts from the moment its worker says the tool started (engine loaded);
+ * loading the engine has its own, longer guard, so a worker that hangs there is replaced too.
  */
 import type { ToolInput } from "@vektor/shared/tools/manifest";
+import { formatDuration } from "../lib/duration";
 import type { Logger } from "../log";
 import type { PoolReply, RunOutcome } from "./pool-protocol";
 
@@ -29,17 +32,27 @@ interface Slot {
 const REPLACE_AFTER = new Set(["TOOL_FAILED", "TIMEOUT", "WORKER_CRASHED", "CANCELLED"]);
 const WORKER_URL = new URL("./tool-worker.ts", import.meta.url).href;
 
+export interface PoolOptions {
+  /** The worker script; tests pass one that crashes or starts slowly on purpose. */
+  workerUrl?: string;
+  /** Longest wait for a worker to load a tool and its engine before the run starts. */
+  startupTimeoutMs?: number;
+}
+
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Task[] = [];
   private closed = false;
+  private readonly workerUrl: string;
+  private readonly startupTimeoutMs: number;
 
   constructor(
     readonly size: number,
     private readonly log: Logger,
-    /** The worker script; tests pass one that crashes on purpose. */
-    private readonly workerUrl: string = WORKER_URL,
+    opts: PoolOptions = {},
   ) {
+    this.workerUrl = opts.workerUrl ?? WORKER_URL;
+    this.startupTimeoutMs = opts.startupTimeoutMs ?? 120_000;
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -80,7 +93,8 @@ export class WorkerPool {
       return this.dispatch();
     }
     if (!slot.task || msg.id !== slot.task.id) return;
-    if (msg.type === "progress") slot.task.onProgress?.(msg.fraction);
+    if (msg.type === "started") this.startClock(slot, slot.task);
+    else if (msg.type === "progress") slot.task.onProgress?.(msg.fraction);
     else this.finish(slot, msg.ok ? { ok: true, outputs: msg.outputs } : { ok: false, error: msg.error });
   }
 
@@ -99,6 +113,12 @@ export class WorkerPool {
     if (task) task.resolve(outcome);
     if (!outcome.ok && REPLACE_AFTER.has(outcome.error.code) && !this.closed) this.replace(slot);
     if (next) this.dispatch();
+  }
+
+  /** The tool itself began: from here on, the run's own timeout applies. */
+  private startClock(slot: Slot, task: Task) {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.finish(slot, { ok: false, error: { code: "TIMEOUT", message: `The tool ran longer than ${formatDuration(task.timeoutMs)} and was stopped` } }), task.timeoutMs);
   }
 
   private replace(slot: Slot) {
@@ -124,7 +144,7 @@ export class WorkerPool {
       return this.dispatch();
     }
     slot.task = task;
-    slot.timer = setTimeout(() => this.finish(slot, { ok: false, error: { code: "TIMEOUT", message: `The tool ran longer than ${Math.round(task.timeoutMs / 1000)} s and was stopped` } }), task.timeoutMs);
+    slot.timer = setTimeout(() => this.finish(slot, { ok: false, error: { code: "WORKER_CRASHED", message: `The tool worker did not load ${task.slug} within ${formatDuration(this.startupTimeoutMs)}; the job did not run` } }), this.startupTimeoutMs);
     task.signal?.addEventListener("abort", () => slot.task === task && this.finish(slot, { ok: false, error: { code: "CANCELLED", message: "The run was cancelled" } }), { once: true });
     const transfer = [...new Set(task.inputs.map((i) => i.bytes.buffer as ArrayBuffer))];
     slot.worker.postMessage({ type: "run", id: task.id, slug: task.slug, inputs: task.inputs, params: task.params }, transfer);

@@ -1,10 +1,12 @@
 /**
  * Entry of one server tool worker (a Bun Worker): runs `execute()` from wasm-tools with the
  * WASM read from node_modules, one run at a time. Posts "ready" only after its imports have
- * settled (a Bun worker messaged earlier can hang while mupdf initialises).
+ * settled (a Bun worker messaged earlier can hang while mupdf initialises), and "started" once
+ * a run's tool and engine are loaded, which is when the pool starts the run's timeout.
  */
 import { execute, setWasmLocator } from "@vektor/wasm-tools";
 import { nodeModulesWasmLocator } from "@vektor/wasm-tools/runtime/node-wasm";
+import { prepareTool } from "@vektor/wasm-tools/runtime/prepare";
 import { ToolError } from "@vektor/shared/tools/manifest";
 import type { PoolReply, PoolRequest } from "./pool-protocol";
 
@@ -21,6 +23,9 @@ async function run(req: Extract<PoolRequest, { type: "run" }>) {
   const controller = new AbortController();
   running.set(req.id, controller);
   try {
+    // The engine's cold load (seconds for a fresh worker) stays off the job's clock.
+    await prepareTool(req.slug);
+    reply({ type: "started", id: req.id });
     const outputs = await execute(req.slug, req.inputs, req.params, {
       signal: controller.signal,
       onProgress: (fraction, message) => reply({ type: "progress", id: req.id, fraction, message }),
