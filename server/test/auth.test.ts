@@ -55,6 +55,42 @@ describe("sign-up, sessions and the account", () => {
   });
 });
 
+describe("sign-up and sign-in from a script (no Origin)", () => {
+  // What Node 20's fetch (undici) sends by itself: Sec-Fetch-Mode but no Origin, Referer or cookie.
+  const nodeFetch = { "content-type": "application/json", accept: "*/*", "accept-language": "*", "sec-fetch-mode": "cors", "user-agent": "node" };
+  const post = (path: string, body: unknown, headers: Record<string, string>) =>
+    fetch(`${srv.url}/api/auth/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+  const hasSession = (res: Response) => res.headers.getSetCookie().some((c) => /^svc\.session_token=[^;]+/.test(c));
+
+  test("a Node fetch without Origin can sign up and sign in", async () => {
+    const email = `script-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    const up = await post("sign-up/email", { name: "Script", email, password: PASSWORD }, nodeFetch);
+    expect(up.status).toBe(200);
+    expect(hasSession(up)).toBe(true);
+    const inn = await post("sign-in/email", { email, password: PASSWORD }, nodeFetch);
+    expect(inn.status).toBe(200);
+    expect(hasSession(inn)).toBe(true);
+  });
+
+  test("a browser request from a foreign origin is still refused", async () => {
+    const c = await srv.user();
+    const evil = { ...nodeFetch, origin: "http://evil.example", "sec-fetch-site": "cross-site" };
+    const up = await post("sign-up/email", { name: "Evil", email: `evil-${crypto.randomUUID().slice(0, 8)}@example.test`, password: PASSWORD }, evil);
+    const inn = await post("sign-in/email", { email: c.email, password: PASSWORD }, evil);
+    for (const res of [up, inn]) {
+      expect(res.status).toBe(403);
+      expect(hasSession(res)).toBe(false);
+    }
+  });
+
+  test("a request that carries a cookie but no Origin is still refused", async () => {
+    const c = await srv.user();
+    const res = await post("sign-in/email", { email: c.email, password: PASSWORD }, { ...nodeFetch, cookie: "svc.session_token=x" });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code?: string }).code).toBe("MISSING_OR_NULL_ORIGIN");
+  });
+});
+
 describe("every protected endpoint answers 401 UNAUTHORIZED in the envelope", () => {
   const protectedRoutes: [string, string, unknown?][] = [
     ["GET", "/api/account"],

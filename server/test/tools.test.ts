@@ -43,6 +43,20 @@ describe("catalog", () => {
     expect(Object.keys(found[0].params.properties)).toContain("level");
   });
 
+  test("lookup answers every known slug asked, leaves unknown ones out, and refuses malformed values", async () => {
+    const lookup = (slugs: string) => srv.anon().t.call<{ slug: string }[]>("GET", `/api/tools/lookup?slugs=${encodeURIComponent(slugs)}`);
+    const all = (await srv.anon().t.call<{ slug: string }[]>("GET", "/api/config/tools-index")).map((t) => t.slug);
+    expect((await lookup(all.join(","))).map((t) => t.slug)).toEqual(all);
+    const hyphenated = all.find((s) => s.includes("-"))!;
+    expect((await lookup(`${hyphenated},cad.no-such-tool`)).map((t) => t.slug)).toEqual([hyphenated]);
+    for (const bad of ["pdf..x,,", "PDF.compress", "pdf.compress;drop", ""]) {
+      const err = await expectApiError(() => lookup(bad), "VALIDATION_ERROR", 400);
+      expect(err.message).toContain("slugs must be comma-separated tool slugs");
+    }
+    const tooLong = await expectApiError(() => lookup(`${"pdf.compress,".repeat(200)}pdf.merge`), "VALIDATION_ERROR", 400);
+    expect(tooLong.message).toContain("slugs");
+  });
+
   test("the workflow catalog lists the same tools as op.<slug>", async () => {
     const c = await srv.user();
     const catalog = await c.t.call<{ type: string; slug: string }[]>("GET", "/api/workflows/catalog");

@@ -25,7 +25,9 @@ export function createAuth({ db, config, baseUrl, secret, adminEmails }: AuthDep
     trustedOrigins: [baseUrl],
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
-    advanced: { cookiePrefix: "svc" },
+    // Better Auth turns its origin and CSRF checks off when NODE_ENV=test; keep them on so that
+    // tests see what production does.
+    advanced: { cookiePrefix: "svc", disableOriginCheck: false },
     // Our own limiter covers every route, /api/auth included, with the envelope and Retry-After.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

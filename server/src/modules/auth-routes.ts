@@ -1,6 +1,7 @@
 /**
- * Better Auth's routes under /api/auth/*, passed through untouched (they keep Better Auth's
- * own answers). The three the contract names are listed in the OpenAPI description.
+ * Better Auth's routes under /api/auth/*, passed through (they keep Better Auth's own answers;
+ * only a script's request loses its Sec-Fetch-* headers). The three the contract names are
+ * listed in the OpenAPI description.
  */
 import { Elysia } from "elysia";
 import type { Services } from "../services";
@@ -8,15 +9,32 @@ import type { Services } from "../services";
 const json = (properties: Record<string, unknown>, required: string[]) =>
   ({ required: true, content: { "application/json": { schema: { type: "object", properties, required } } } }) as never;
 
+/**
+ * Node's fetch (undici) sends `Sec-Fetch-Mode: cors`, which Better Auth takes for a browser and
+ * then refuses for lack of an Origin. A request with no Origin, Referer or cookie carries no
+ * ambient credentials and names no site, so it is no CSRF risk: drop its Sec-Fetch-* headers and
+ * Better Auth treats it like any other script. Requests with a cookie or an origin keep the checks.
+ */
+function asScriptRequest(request: Request): Request {
+  const h = request.headers;
+  if (h.has("origin") || h.has("referer") || h.has("cookie")) return request;
+  const fetchMetadata = [...h.keys()].filter((k) => k.startsWith("sec-fetch-"));
+  if (fetchMetadata.length === 0) return request;
+  const headers = new Headers(h);
+  for (const k of fetchMetadata) headers.delete(k);
+  return new Request(request, { headers });
+}
+
 const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.session_token cookie" } };
 
 export function authRoutes(s: Services) {
-  const pass = ({ request }: { request: Request }) => s.auth.handler(request);
+  const pass = ({ request }: { request: Request }) => s.auth.handler(asScriptRequest(request));
   return new Elysia()
     .post("/api/auth/sign-up/email", pass, {
       parse: "none",
       detail: {
         summary: "Create an account (e-mail + password) and sign in",
+        description: "Scripts may call it without an Origin header (as may sign-in); a request that carries a cookie or comes from a browser must send an Origin of this site.",
         tags: ["Auth"],
         requestBody: json({ name: { type: "string" }, email: { type: "string", format: "email" }, password: { type: "string", minLength: 8 } }, ["name", "email", "password"]),
         responses: cookieAnswer,

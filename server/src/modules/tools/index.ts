@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
 import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
-import { parseKeys } from "../../http/query";
+import { parseSlugs } from "../../http/query";
 import type { Services } from "../../services";
 import type { JobService } from "../jobs/service";
 import { TERMINAL_JOB } from "../jobs/view";
@@ -42,11 +42,11 @@ export function toolsModule(s: Services, jobs: JobService, opts: { waitMs?: numb
     .get(
       "/api/tools/lookup",
       ({ query }) => {
-        const wanted = parseKeys(query.slugs);
+        const wanted = parseSlugs(query.slugs);
         return ok(listManifests().filter((m) => !wanted || wanted.includes(m.slug)).map(detailOf));
       },
       {
-        query: Type.Object({ slugs: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated tool slugs; unknown slugs are left out; absent: every tool" })) }),
+        query: Type.Object({ slugs: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated tool slugs (`<family>.<operation>`, e.g. pdf.compress,bim.ifc-to-glb), as many as fit in 2000 characters; unknown slugs are left out; absent: every tool; a malformed value is 400 VALIDATION_ERROR" })) }),
         ...doc({ summary: "Tools by slug, with their params schema", tags: ["Tools"], auth: "public", data: Type.Array(ToolDetail) }),
       },
     )
