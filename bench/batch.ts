@@ -231,7 +231,7 @@ async function toolTimeMs(bytes: Uint8Array, name: string, runs: number): Promis
 /** The runner's claim of a queued job, the very statement server/src/jobs/runner.ts runs, as SQL and params. */
 function claimQuery(perUser: number): { sql: string; params: unknown[] } {
   const db = drizzle(pg!.sql, { schema }) as unknown as Db;
-  return claimStatement(db, QUEUED, { perUser, global: 0, leaseMs: 30_000 }).toSQL();
+  return claimStatement(db, QUEUED, { lane: "tool", perUser, global: 0, leaseMs: 30_000 }).toSQL();
 }
 
 /** EXPLAIN ANALYZE of a claim query in a rolled-back transaction (nothing is claimed): median execution time and the plan. */

@@ -16,6 +16,7 @@ import { batchModule } from "./modules/batch";
 import { BatchEventHub } from "./modules/batch/events";
 import { BatchZips } from "./modules/batch/zip";
 import type { Services } from "./services";
+import { workflowsModule } from "./modules/workflows";
 
 export function createApp(s: Services) {
   const files = new FileService(s);
@@ -31,6 +32,7 @@ export function createApp(s: Services) {
     .use(toolsModule(s, s.jobs))
     .use(filesModule(s, files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
+    .use(workflowsModule(s, s.workflows))
     .use(adminModule(s, files))
     .use(staticSite()); // last: the web app (web/dist) answers only what no route above does
 }

@@ -14,7 +14,6 @@ import { randomBase62 } from "./lib/ids";
 import { UrlSigner } from "./lib/signer";
 import { createLogger } from "./log";
 import { ConfigService } from "./modules/config/service";
-import { FileService } from "./modules/files/service";
 import { TokenService } from "./modules/tokens/service";
 import { JobService } from "./modules/jobs/service";
 import { BatchService } from "./modules/batch/service";
@@ -22,6 +21,10 @@ import { BatchEventHub } from "./modules/batch/events";
 import { WorkerPool } from "./jobs/pool";
 import { JobRunner } from "./jobs/runner";
 import type { Services } from "./services";
+import { jobHandlers } from "./jobs/registry";
+import { scheduleRetention } from "./jobs/retention";
+import { Engine } from "./workflows/engine";
+import { WorkflowService } from "./modules/workflows/service";
 import { createStore } from "./storage";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
@@ -41,7 +44,8 @@ export async function buildServices(env: Env): Promise<Services> {
   const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails });
   const tokens = new TokenService(database.db);
   const batches = new BatchService(database.db, config);
-  return {
+  const engine = new Engine();
+  const base = {
     env,
     log,
     database,
@@ -56,7 +60,10 @@ export async function buildServices(env: Env): Promise<Services> {
     batches,
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     startedAt: new Date(),
+    engine,
+    workflows: new WorkflowService(database.db, config, engine),
   };
+  return { ...base, handlers: jobHandlers(base) };
 }
 
 export interface Running {
@@ -68,16 +75,26 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-const RETENTION_EVERY_MS = 10 * 60_000;
-
-/** The tool worker pool and the queue runner, unless this process is ROLE=api. */
-function startWorker(s: Services) {
-  if (s.env.toolWorkers === 0) return null;
+/** The worker pool and the queue runner (tool and control lanes), unless this process is ROLE=api. */
+async function startWorker(s: Services) {
+  if (s.env.role === "api") return null;
   const pool = new WorkerPool(s.env.toolWorkers, s.log, { startupTimeoutMs: s.env.toolStartupTimeoutMs });
   const limits = async () => ({ perUser: await s.config.get("processing.max_concurrent_per_user"), global: await s.config.get("processing.max_concurrent") });
-  const runner = new JobRunner(s.database.db, s.store, pool, s.log, { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, maxAttempts: 3, pollMs: s.env.jobPollMs }, limits);
+  const runner = new JobRunner(
+    s.database.db,
+    s.store,
+    pool,
+    s.log,
+    { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, pollMs: s.env.jobPollMs, controlLanes: s.env.controlLanes },
+    limits,
+    s.handlers,
+  );
   s.jobs.onQueued = () => runner.poke();
   s.batches.onQueued = () => runner.poke();
+  s.engine.onQueued = () => runner.poke();
+  s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
+  // The first sweep of a fresh queue; a no-op when another process already queued one.
+  await scheduleRetention(s.database.db);
   runner.start();
   return {
     runner,
@@ -88,23 +105,14 @@ function startWorker(s: Services) {
   };
 }
 
-/** Retention every 10 minutes, in every process that does background work. */
-function startRetention(s: Services) {
-  if (s.env.role === "api") return null;
-  const files = new FileService(s);
-  return setInterval(() => files.runRetention(new Date()).catch((err) => s.log.error({ err }, "retention failed")), RETENTION_EVERY_MS);
-}
-
 /** ROLE=worker: the queue and retention, no HTTP; several can share one Postgres with the API. */
 export async function startWorkerProcess(env: Env): Promise<{ services: Services; stop(): Promise<void> }> {
   const services = await buildServices(env);
-  const retention = startRetention(services);
-  const worker = startWorker(services);
+  const worker = await startWorker(services);
   services.log.info({ workers: env.toolWorkers, database: services.database.kind }, "worker started");
   return {
     services,
     async stop() {
-      if (retention) clearInterval(retention);
       await worker?.stop();
       await services.database.close();
     },
@@ -115,8 +123,7 @@ export async function startServer(env: Env): Promise<Running> {
   const services = await buildServices(env);
   const app = createApp(services);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
-  const retention = startRetention(services);
-  const worker = startWorker(services);
+  const worker = await startWorker(services);
   services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");
   return {
     app,
@@ -124,7 +131,6 @@ export async function startServer(env: Env): Promise<Running> {
     url: env.publicUrl,
     runner: worker?.runner ?? null,
     async stop() {
-      if (retention) clearInterval(retention);
       services.batchEvents.close();
       await app.stop(false);
       await worker?.stop();

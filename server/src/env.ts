@@ -39,6 +39,8 @@ export interface Env {
   toolMaxInputBytes: number;
   jobPollMs: number;
   jobLeaseMs: number;
+  /** Short control jobs (workflow transitions, timeouts, sweeps) this process runs at once. */
+  controlLanes: number;
   /** Comment heartbeat on event streams. */
   sseHeartbeatMs: number;
 }
@@ -104,6 +106,7 @@ export function readEnv(src: Source = process.env): Env {
     toolMaxInputBytes: intVar(src, "TOOL_MAX_INPUT_MB", 1024) * 1024 * 1024,
     jobPollMs: intVar(src, "JOB_POLL_MS", 500),
     jobLeaseMs: intVar(src, "JOB_LEASE_MS", 30_000),
+    controlLanes: intVar(src, "JOB_CONTROL_LANES", 4),
     sseHeartbeatMs: intVar(src, "SSE_HEARTBEAT_MS", 15_000),
   };
 }

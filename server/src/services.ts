@@ -12,6 +12,9 @@ import type { UrlSigner } from "./lib/signer";
 import type { JobService } from "./modules/jobs/service";
 import type { BatchService } from "./modules/batch/service";
 import type { BatchEventHub } from "./modules/batch/events";
+import type { Engine } from "./workflows/engine";
+import type { WorkflowService } from "./modules/workflows/service";
+import type { JobHandlers } from "./jobs/handlers";
 
 export interface Services {
   env: Env;
@@ -27,5 +30,9 @@ export interface Services {
   jobs: JobService;
   batches: BatchService;
   batchEvents: BatchEventHub;
+  engine: Engine;
+  workflows: WorkflowService;
+  /** One handler per job kind (checked at boot, in every role). */
+  handlers: JobHandlers;
   startedAt: Date;
 }

@@ -89,6 +89,21 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
   };
 }
 
+/**
+ * Starts `server/src/main.ts` as its own process (for tests that kill it) and waits until it
+ * answers. The first start runs PGlite's initdb: the deadline leaves room for a slow machine.
+ */
+export async function spawnServer(env: Record<string, string>, base: string): Promise<ReturnType<typeof Bun.spawn>> {
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], { env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) return p;
+    if (p.exitCode !== null) break;
+    await Bun.sleep(100);
+  }
+  p.kill("SIGKILL");
+  throw new Error("server did not start");
+}
+
 /** Run `fn`, expecting an ApiError with this code (and status); returns the error. */
 export async function expectApiError(fn: () => Promise<unknown>, code: string, status?: number) {
   try {

@@ -5,6 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { initPgliteInChild, openDatabase } from "./client";
 
+// Each test runs PGlite's initdb: about 8 s here, over 35 s beside two CPU hogs, so each gets
+// its own generous timeout; a hung initdb still fails.
+const INITDB_TIMEOUT = 180_000;
+
 describe("openDatabase (PGlite)", () => {
   test("applies shared_buffers and the migrations", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "vektor-db-"));
@@ -19,7 +23,7 @@ describe("openDatabase (PGlite)", () => {
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, INITDB_TIMEOUT);
 });
 
 describe("initPgliteInChild", () => {
@@ -41,5 +45,5 @@ describe("initPgliteInChild", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
-  });
+  }, INITDB_TIMEOUT);
 });

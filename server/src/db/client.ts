@@ -17,6 +17,8 @@ import { pgliteOptions } from "./pglite-options";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** An open transaction (what `db.transaction` hands its callback). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -3,6 +3,7 @@
  * its drizzle adapter expects; our resources follow. Migrations in server/drizzle/ are
  * generated from this file (`bun run db:generate` in server/) and run on PGlite and Postgres.
  */
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
@@ -173,9 +174,21 @@ export const job = pgTable(
   "job",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    /** The owner; null for system work (retention, schedule dispatch). */
+    userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
+    /** The job kind (jobs/kinds.ts): tool.run, workflow.step, approval.timeout, retention.sweep, ... */
+    kind: text("kind").notNull().default("tool.run"),
+    /** tool (long runs on the worker pool, per-user limits) or control (short transitions). */
+    lane: text("lane").notNull().default("tool"),
+    /** The kind's payload (a workflow tool job carries its run and step here). */
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    /** Not claimed before this moment: delayed jobs and retry back-off, both surviving a restart. */
+    runAfter: ts("run_after").notNull().defaultNow(),
+    /** At most one live (queued or running) job per key: the same work is never queued twice. */
+    dedupeKey: text("dedupe_key"),
+    /** Set by a cancel while the job runs: its worker stops it at the next lease renewal. */
+    cancelRequestedAt: ts("cancel_requested_at"),
+    /** For tool.run the tool slug; for other kinds the kind. */
     type: text("type").notNull(),
     /** queued, running, succeeded, failed, cancelled */
     status: text("status").notNull(),
@@ -196,7 +209,13 @@ export const job = pgTable(
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("job_queue_idx").on(t.status, t.createdAt), index("job_user_created_idx").on(t.userId, t.createdAt), index("job_batch_idx").on(t.batchId, t.position)],
+  (t) => [
+    index("job_queue_idx").on(t.status, t.createdAt),
+    index("job_lane_claim_idx").on(t.lane, t.status, t.runAfter),
+    uniqueIndex("job_dedupe_live_idx").on(t.dedupeKey).where(sql`status in ('queued', 'running')`),
+    index("job_user_created_idx").on(t.userId, t.createdAt),
+    index("job_batch_idx").on(t.batchId, t.position),
+  ],
 );
 
 /** A batch: one tool over many files, charged once at creation; its items are job rows. */
@@ -261,5 +280,140 @@ export const idempotencyKey = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] })],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset };
+/** A workflow: its current content; every change is also a row in workflow_version. */
+export const workflow = pgTable(
+  "workflow",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    graphJson: text("graph_json").notNull(),
+    paramsJson: text("params_json"),
+    versionId: text("version_id").notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("workflow_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+export const workflowVersion = pgTable(
+  "workflow_version",
+  {
+    id: text("id").primaryKey(),
+    workflowId: text("workflow_id")
+      .notNull()
+      .references(() => workflow.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    graphJson: text("graph_json").notNull(),
+    paramsJson: text("params_json"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("workflow_version_wf_idx").on(t.workflowId, t.createdAt)],
+);
+
+export const workflowTemplate = pgTable(
+  "workflow_template",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    graphJson: text("graph_json").notNull(),
+    paramsJson: text("params_json"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("workflow_template_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** The flat plan a run executes (sub-workflows inlined), snapshotted at its start. */
+export interface RunPlan {
+  nodes: { id: string; type: string; params: Record<string, unknown>; parentId: string | null; nested: boolean }[];
+  edges: { source: string; target: string }[];
+}
+
+/** One run of a workflow; its steps and approvals hang off it. Its row is the lock every transition takes. */
+export const workflowRun = pgTable(
+  "workflow_run",
+  {
+    id: text("id").primaryKey(),
+    workflowId: text("workflow_id")
+      .notNull()
+      .references(() => workflow.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    versionId: text("version_id").notNull(),
+    /** queued, running, waiting_approval, succeeded, failed, cancelled */
+    status: text("status").notNull(),
+    trigger: text("trigger").notNull(),
+    plan: jsonb("plan").$type<RunPlan>().notNull(),
+    paramsJson: text("params_json"),
+    inputFileIds: jsonb("input_file_ids").$type<string[]>().notNull(),
+    outputFileIds: jsonb("output_file_ids").$type<string[]>().notNull().default([]),
+    credits: integer("credits").notNull(),
+    perStepCredits: integer("per_step_credits").notNull(),
+    refunded: integer("refunded").notNull().default(0),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    replayOf: text("replay_of"),
+    createdAt: createdAt(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt), index("workflow_run_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const workflowStep = pgTable(
+  "workflow_step",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => workflowRun.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    parentNodeId: text("parent_node_id"),
+    type: text("type").notNull(),
+    /** pending, running, waiting_approval, succeeded, failed, skipped */
+    status: text("status").notNull(),
+    /** How many times the step was started (a retry starts it again). */
+    attempts: integer("attempts").notNull().default(0),
+    /** Whether an op step was charged and has not started yet (refunded on cancel). */
+    charged: boolean("charged").notNull().default(false),
+    inputFileIds: jsonb("input_file_ids").$type<string[]>().notNull().default([]),
+    outputFileIds: jsonb("output_file_ids").$type<string[]>().notNull().default([]),
+    jobIds: jsonb("job_ids").$type<string[]>().notNull().default([]),
+    logs: jsonb("logs").$type<string[]>().notNull().default([]),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [uniqueIndex("workflow_step_run_node_idx").on(t.runId, t.nodeId)],
+);
+
+export const workflowApproval = pgTable(
+  "workflow_approval",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => workflowRun.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    /** pending, approved, rejected, expired */
+    status: text("status").notNull(),
+    requestedAt: ts("requested_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    decidedAt: ts("decided_at"),
+    decision: text("decision"),
+    note: text("note"),
+    decidedBy: text("decided_by"),
+  },
+  (t) => [index("workflow_approval_run_idx").on(t.runId)],
+);
+
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval };
 export type Schema = typeof schema;

@@ -1,9 +1,12 @@
 /**
- * Takes queued jobs from the database and runs them on the worker pool. A job is claimed with
- * FOR UPDATE SKIP LOCKED and a lease, so several processes share the queue and a job whose
- * process died is claimed again once its lease ran out. Outputs are recorded only if this claim
- * still owns the job (same attempt number): a job succeeds at most once and its outputs are
- * recorded exactly once.
+ * Takes jobs from the queue table and runs them, in two lanes: tool lanes (one per pool worker)
+ * run `tool.run` jobs on the worker pool under the per-user and global limits; control lanes run
+ * the short kinds (workflow transitions, timeouts, sweeps) through their handlers, so a long CAD
+ * conversion never delays a transition. A job is claimed with FOR UPDATE SKIP LOCKED and a
+ * lease, so several processes share the queue and a job whose process died is claimed again
+ * once its lease ran out. An outcome is recorded only by the claim that still owns the job
+ * (same attempt number), in one transaction with its kind's completion hook: a job succeeds at
+ * most once and what it causes is queued exactly once.
  */
 import { candidateFormats } from "@vektor/shared/formats";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
@@ -15,6 +18,8 @@ import { newId } from "../lib/ids";
 import type { Logger } from "../log";
 import type { JobRow } from "../modules/jobs/view";
 import type { ObjectStore } from "../storage/types";
+import type { ControlJob, Failure, JobHandlers, ToolOutcome } from "./handlers";
+import { backoffMs, type JobKind, type Lane } from "./kinds";
 import type { WorkerPool } from "./pool";
 
 export interface RunnerOptions {
@@ -22,23 +27,21 @@ export interface RunnerOptions {
   /** A claim lasts this long unless renewed; the runner renews it every third of it while the job runs. */
   leaseMs: number;
   maxInputBytes: number;
-  /** Give up on a job claimed this many times (a job that kills its worker every time). */
-  maxAttempts: number;
   pollMs: number;
+  /** Control jobs this process runs at the same time. */
+  controlLanes: number;
 }
 
-type Failure = { code: string; message: string };
-
-/** What a claim looks at: first jobs whose process died (lease ran out), then queued ones. */
+/** What a claim looks at: first jobs whose process died (lease ran out), then due queued ones. */
 const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
-export const QUEUED = sql`c.status = 'queued'`;
+export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
 
 export class JobRunner {
   private stopped = false;
-  private wake: (() => void) | null = null;
+  private readonly wakers = new Set<() => void>();
   private lanes: Promise<void>[] = [];
-  /** Jobs this process is running, with the attempt it claimed (its lease to renew). */
-  private readonly held = new Set<string>();
+  /** Jobs this process is running, each with the controller that stops it. */
+  private readonly held = new Map<string, AbortController>();
   private renewer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -47,28 +50,43 @@ export class JobRunner {
     private readonly pool: WorkerPool,
     private readonly log: Logger,
     private readonly opts: RunnerOptions,
-    /** Per-user and global concurrency limits, read from configuration at each claim. */
+    /** Per-user and global concurrency limits of tool jobs, read from configuration at each claim. */
     private readonly limits: () => Promise<{ perUser: number; global: number }>,
+    private readonly handlers: JobHandlers,
   ) {}
 
   start(): void {
-    for (let i = 0; i < this.pool.size; i++) this.lanes.push(this.lane());
+    for (let i = 0; i < this.pool.size; i++) this.lanes.push(this.lane("tool"));
+    for (let i = 0; i < this.opts.controlLanes; i++) this.lanes.push(this.lane("control"));
     this.renewer = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.opts.leaseMs / 3)));
   }
 
-  /** Extend the leases of the jobs this process runs, so only a dead process loses its jobs. */
+  /**
+   * Extends the leases of the jobs this process runs, so only a dead process loses its jobs, and
+   * stops those whose cancel was asked for (from any process) since the last renewal.
+   */
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
-    await this.db
+    const rows = await this.db
       .update(job)
       .set({ leaseUntil: new Date(Date.now() + this.opts.leaseMs) })
-      .where(and(inArray(job.id, [...this.held]), eq(job.status, "running")))
-      .catch((err) => this.log.warn({ err }, "lease renewal failed"));
+      .where(and(inArray(job.id, [...this.held.keys()]), eq(job.status, "running")))
+      .returning({ id: job.id, cancelRequestedAt: job.cancelRequestedAt })
+      .catch((err) => {
+        this.log.warn({ err }, "lease renewal failed");
+        return [];
+      });
+    for (const r of rows) if (r.cancelRequestedAt) this.held.get(r.id)?.abort();
   }
 
-  /** Something was queued: an idle lane looks at once instead of at its next poll. */
+  /** Stops jobs this process runs at once (a cancel made here need not wait for the renewal). */
+  cancelLocal(ids: string[]): void {
+    for (const id of ids) this.held.get(id)?.abort();
+  }
+
+  /** Something was queued: idle lanes look at once instead of at their next poll. */
   poke(): void {
-    this.wake?.();
+    for (const wake of [...this.wakers]) wake();
   }
 
   async stop(): Promise<void> {
@@ -78,22 +96,24 @@ export class JobRunner {
     await Promise.all(this.lanes);
   }
 
-  private async lane(): Promise<void> {
+  private async lane(lane: Lane): Promise<void> {
     while (!this.stopped) {
-      const claimed = await this.claim().catch((err) => {
-        this.log.error({ err }, "job claim failed");
+      const claimed = await this.claim(lane).catch((err) => {
+        this.log.error({ err, lane }, "job claim failed");
         return null;
       });
       if (!claimed) {
         await this.idle();
         continue;
       }
-      this.held.add(claimed.id);
+      const controller = new AbortController();
+      this.held.set(claimed.id, controller);
       try {
-        await this.process(claimed);
+        if (lane === "tool") await this.processTool(claimed, controller.signal);
+        else await this.processControl(claimed);
       } catch (err) {
-        this.log.error({ err, jobId: claimed.id }, "job processing failed");
-        await this.fail(claimed, { code: "TOOL_FAILED", message: "The server could not finish this job" }).catch(() => {});
+        this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
+        if (lane === "tool") await this.settleTool(claimed, { ok: false, error: { code: "TOOL_FAILED", message: "The server could not finish this job" }, cancelled: false }).catch(() => {});
       } finally {
         this.held.delete(claimed.id);
       }
@@ -102,49 +122,96 @@ export class JobRunner {
 
   private idle(): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.opts.pollMs);
-      const previous = this.wake;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.wakers.delete(done);
         resolve();
-      }
-      this.wake = () => {
-        previous?.();
-        done();
       };
-    }).then(() => {
-      this.wake = null;
+      const timer = setTimeout(done, this.opts.pollMs);
+      this.wakers.add(done);
     });
   }
 
   /**
-   * One job whose lease expired (its process died: taken back first), else the oldest queued
-   * job, now running under a fresh lease. The per-user and global counts are computed once per
-   * claim, not per queued row, so a claim stays cheap however long the queue is.
+   * One job of `lane` whose lease expired (its process died: taken back first), else the oldest
+   * due queued one, now running under a fresh lease.
    */
-  async claim(): Promise<JobRow | null> {
-    const { perUser, global } = await this.limits();
-    return (await this.claimWhere(EXPIRED, perUser, global)) ?? (await this.claimWhere(QUEUED, perUser, global));
+  async claim(lane: Lane): Promise<JobRow | null> {
+    const limits = lane === "tool" ? await this.limits() : { perUser: 0, global: 0 };
+    const args = { lane, ...limits, leaseMs: this.opts.leaseMs };
+    const [expired] = await claimStatement(this.db, EXPIRED, args);
+    if (expired) return expired;
+    const [queued] = await claimStatement(this.db, QUEUED, args);
+    return queued ?? null;
   }
 
-  /** Claims one job matching `which` and returns its row: one statement (UPDATE ... RETURNING). */
-  private async claimWhere(which: SQL, perUser: number, global: number): Promise<JobRow | null> {
-    const [row] = await claimStatement(this.db, which, { perUser, global, leaseMs: this.opts.leaseMs });
-    return row ?? null;
-  }
+  // ---- control lane ----
 
-  private async process(row: JobRow): Promise<void> {
-    if (row.attempts > this.opts.maxAttempts) {
-      return this.fail(row, { code: "WORKER_CRASHED", message: `Gave up after ${this.opts.maxAttempts} attempts: the job stopped its worker each time` });
+  private async processControl(row: JobRow): Promise<void> {
+    const handler = this.handlers.control(row.kind);
+    const view: ControlJob<JobKind> = { id: row.id, kind: row.kind as JobKind, data: (row.data ?? {}) as never, userId: row.userId, attempts: row.attempts };
+    if (!handler) return this.finalFailure(row, view, { code: "INTERNAL", message: `No handler for job kind ${row.kind}` });
+    if (row.attempts > handler.retry.attempts) return this.finalFailure(row, view, { code: "GAVE_UP", message: `Gave up after ${handler.retry.attempts} attempts` });
+    try {
+      await (handler.run as (job: ControlJob<JobKind>) => Promise<void>)(view);
+    } catch (err) {
+      const failure = { code: "HANDLER_FAILED", message: err instanceof Error ? err.message : String(err) };
+      this.log.warn({ err, jobId: row.id, kind: row.kind, attempt: row.attempts }, "control job failed");
+      if (row.attempts < handler.retry.attempts) return this.retryLater(row, failure, backoffMs(handler.retry, row.attempts));
+      return this.finalFailure(row, view, failure);
     }
+    await this.db.transaction(async (tx) => {
+      const done = await tx
+        .update(job)
+        .set({ status: "succeeded", progress: 100, finishedAt: new Date(), leaseUntil: null })
+        .where(this.owns(row))
+        .returning({ id: job.id });
+      if (done.length) await (handler.onSucceeded as ((tx: unknown, job: ControlJob<JobKind>) => Promise<void>) | undefined)?.(tx, view);
+    });
+  }
+
+  /** Back in the queue, not before `delayMs` from now: the back-off survives a restart. */
+  private async retryLater(row: JobRow, f: Failure, delayMs: number): Promise<void> {
+    await this.db
+      .update(job)
+      .set({ status: "queued", errorCode: f.code, errorMessage: f.message, leaseUntil: null, runAfter: sql`now() + make_interval(secs => ${delayMs / 1000})` })
+      .where(this.owns(row));
+  }
+
+  private async finalFailure(row: JobRow, view: ControlJob<JobKind>, f: Failure): Promise<void> {
+    const handler = this.handlers.control(row.kind);
+    await this.db.transaction(async (tx) => {
+      const done = await tx
+        .update(job)
+        .set({ status: "failed", errorCode: f.code, errorMessage: f.message, finishedAt: new Date(), leaseUntil: null })
+        .where(this.owns(row))
+        .returning({ id: job.id });
+      if (done.length) await (handler?.onFailed as ((tx: unknown, job: ControlJob<JobKind>, f: Failure) => Promise<void>) | undefined)?.(tx, view, f);
+    });
+  }
+
+  /** Still running under this claim: a job taken over by another claim is not ours to settle. */
+  private owns(row: JobRow): SQL {
+    return and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts))!;
+  }
+
+  // ---- tool lane ----
+
+  private async processTool(row: JobRow, signal: AbortSignal): Promise<void> {
+    const maxAttempts = this.handlers.tool.maxAttempts;
+    if (row.attempts > maxAttempts) {
+      return this.settleTool(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the job stopped its worker each time` }, cancelled: false });
+    }
+    if (row.cancelRequestedAt) return this.settleTool(row, cancelledOutcome());
     const inputs = await this.loadInputs(row);
-    if ("code" in inputs) return this.fail(row, inputs);
+    if ("code" in inputs) return this.settleTool(row, { ok: false, error: inputs, cancelled: false });
     let lastProgress = 0;
     const outcome = await this.pool.run({
       id: `${row.id}:${row.attempts}`,
       slug: row.type,
       inputs,
       params: row.params,
+      signal,
       timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
       onProgress: (fraction) => {
         // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
@@ -155,8 +222,8 @@ export class JobRunner {
         void this.db.update(job).set({ progress: pct }).where(and(eq(job.id, row.id), eq(job.status, "running"))).catch(() => {});
       },
     });
-    if (!outcome.ok) return this.fail(row, outcome.error);
-    if (outcome.outputs.length === 0) return this.fail(row, { code: "TOOL_FAILED", message: "The tool produced no output" });
+    if (!outcome.ok) return this.settleTool(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
+    if (outcome.outputs.length === 0) return this.settleTool(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
     await this.succeed(row, outcome.outputs);
   }
 
@@ -176,55 +243,70 @@ export class JobRunner {
   }
 
   private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
-    const stored: (typeof file.$inferInsert & { storageKey: string })[] = [];
+    const userId = row.userId!;
+    const stored: (typeof file.$inferInsert & { storageKey: string; id: string })[] = [];
     for (const out of outputs) {
       const id = newId("f");
-      const key = `u/${row.userId}/${id}`;
+      const key = `u/${userId}/${id}`;
       const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
       const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
-      stored.push({ id, userId: row.userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
+      stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
     }
+    const outputFileIds = stored.map((s) => s.id);
     const owned = await this.db.transaction(async (tx) => {
       const done = await tx
         .update(job)
-        .set({ status: "succeeded", progress: 100, outputFileIds: stored.map((s) => s.id!), finishedAt: new Date(), leaseUntil: null })
-        .where(and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts)))
+        .set({ status: "succeeded", progress: 100, outputFileIds, finishedAt: new Date(), leaseUntil: null })
+        .where(this.owns(row))
         .returning({ id: job.id });
       if (!done.length) return false;
       await tx.insert(file).values(stored);
-      await tx.update(file).set({ outFileId: stored[0].id! }).where(inArray(file.id, row.inputFileIds));
+      await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
+      await this.handlers.tool.onSettled(tx, row, { ok: true, outputFileIds });
       return true;
     });
     // Lost the job to another claim (lease ran out): its outputs are not ours to keep.
     if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
   }
 
-  private async fail(row: JobRow, f: Failure): Promise<void> {
-    await this.db
-      .update(job)
-      .set({ status: "failed", errorCode: f.code, errorMessage: f.message, finishedAt: new Date(), leaseUntil: null })
-      .where(and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts)));
+  private async settleTool(row: JobRow, outcome: Extract<ToolOutcome, { ok: false }>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const done = await tx
+        .update(job)
+        .set({ status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message, finishedAt: new Date(), leaseUntil: null })
+        .where(this.owns(row))
+        .returning({ id: job.id });
+      if (done.length) await this.handlers.tool.onSettled(tx, row, outcome);
+    });
   }
 }
 
+function cancelledOutcome(): Extract<ToolOutcome, { ok: false }> {
+  return { ok: false, error: { code: "CANCELLED", message: "The job was cancelled" }, cancelled: true };
+}
+
 /**
- * The claim: the oldest job matching `which` (FOR UPDATE SKIP LOCKED, so processes never take
- * the same one) whose user is under the per-user limit, while the global limit (0: none) allows,
- * set running under a fresh lease. Exported so bench/batch can EXPLAIN the very statement.
+ * The claim: the oldest job of `lane` matching `which` (FOR UPDATE SKIP LOCKED, so processes
+ * never take the same one), for tool jobs only while its user is under the per-user limit and
+ * the global limit (0: none) allows, set running under a fresh lease. Exported so bench/batch
+ * can EXPLAIN the very statement.
  */
-export function claimStatement(db: Db, which: SQL, limits: { perUser: number; global: number; leaseMs: number }) {
-  const { perUser, global, leaseMs } = limits;
+export function claimStatement(db: Db, which: SQL, args: { lane: Lane; perUser: number; global: number; leaseMs: number }) {
+  const { lane, perUser, global, leaseMs } = args;
+  const limited =
+    lane === "tool"
+      ? sql`and c.user_id not in (
+          select r.user_id from job r where r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()
+          group by r.user_id having count(*) >= ${perUser})
+        and (${global} = 0 or (select count(*) from job g where g.lane = 'tool' and g.status = 'running' and g.lease_until >= now()) < ${global})`
+      : sql``;
   return db
     .update(job)
     .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
     .where(sql`${job.id} = (
       select c.id from job c
-      where ${which}
-        and c.user_id not in (
-          select r.user_id from job r where r.status = 'running' and r.lease_until >= now()
-          group by r.user_id having count(*) >= ${perUser})
-        and (${global} = 0 or (select count(*) from job g where g.status = 'running' and g.lease_until >= now()) < ${global})
-      order by c.created_at
+      where c.lane = ${lane} and ${which} ${limited}
+      order by c.run_after, c.created_at
       for update of c skip locked
       limit 1)`)
     .returning();

@@ -5,6 +5,7 @@
 import type { Account, CreatedToken, LedgerEntry, TokenInfo } from "../schemas/account";
 import type { AdminConfig } from "../schemas/config";
 import type { FileRecord } from "../schemas/file";
+import type { Approval, CatalogNode, Run, RunDetail, RunStatus, Template, ValidationResult, Workflow, WorkflowEstimate, WorkflowVersion } from "../schemas/workflow";
 import { Transport, type TransportOptions } from "./transport";
 import { uploadBlob, type UploadOptions } from "./upload";
 
@@ -12,6 +13,8 @@ export { ApiError } from "./errors";
 export type { UploadOptions } from "./upload";
 
 type Query = Record<string, string | number | undefined>;
+
+const enc = encodeURIComponent;
 
 function qs(q: Query): string {
   const entries = Object.entries(q).filter(([, v]) => v !== undefined) as [string, string | number][];
@@ -58,6 +61,41 @@ export class VektorClient {
     /** The raw download Response (streamed); `range` as "bytes=0-99". */
     download: (fileId: string, opts: { range?: string; signal?: AbortSignal } = {}) =>
       this.t.fetch(`/api/files/download/${encodeURIComponent(fileId)}`, { headers: opts.range ? { range: opts.range } : {}, signal: opts.signal }),
+  };
+
+  readonly workflows = {
+    validate: (graphJson: string) => this.t.call<ValidationResult>("POST", "/api/workflows/validate", { graphJson }),
+    catalog: () => this.t.call<CatalogNode[]>("GET", "/api/workflows/catalog"),
+    list: (q: { limit?: number; cursor?: string } = {}) => this.t.call<{ items: Workflow[]; nextCursor: string | null }>("GET", `/api/workflows${qs(q)}`),
+    create: (b: { name: string; graphJson: string; paramsJson?: string }) => this.t.call<Workflow>("POST", "/api/workflows", b),
+    get: (id: string) => this.t.call<Workflow>("GET", `/api/workflows/${enc(id)}`),
+    update: (id: string, b: { name?: string; graphJson?: string; paramsJson?: string | null }) => this.t.call<Workflow>("PUT", `/api/workflows/${enc(id)}`, b),
+    delete: (id: string) => this.t.call<{ id: string; deleted: boolean }>("DELETE", `/api/workflows/${enc(id)}`),
+    estimate: (id: string) => this.t.call<WorkflowEstimate>("POST", `/api/workflows/${enc(id)}/estimate`, {}),
+    versions: (id: string) => this.t.call<WorkflowVersion[]>("GET", `/api/workflows/${enc(id)}/versions`),
+    restore: (id: string, versionId: string) => this.t.call<Workflow>("POST", `/api/workflows/${enc(id)}/versions/${enc(versionId)}/restore`, {}),
+    run: (id: string, fileIds: string[]) => this.t.call<{ runId: string; credits: number }>("POST", `/api/workflows/${enc(id)}/run`, { fileIds }),
+    runs: (id: string, q: { limit?: number; cursor?: string } = {}) => this.t.call<{ items: Run[]; nextCursor: string | null }>("GET", `/api/workflows/${enc(id)}/runs${qs(q)}`),
+    templates: {
+      list: () => this.t.call<Template[]>("GET", "/api/workflows/templates"),
+      create: (b: { name: string; description?: string; graphJson: string; paramsJson?: string }) => this.t.call<Template>("POST", "/api/workflows/templates", b),
+      delete: (id: string) => this.t.call<{ id: string; deleted: boolean }>("DELETE", `/api/workflows/templates/${enc(id)}`),
+    },
+    runDetail: (runId: string) => this.t.call<RunDetail>("GET", `/api/workflows/runs/${enc(runId)}`),
+    retry: (runId: string) => this.t.call<{ runId: string; credits: number }>("POST", `/api/workflows/runs/${enc(runId)}/retry`, {}),
+    replay: (runId: string) => this.t.call<{ runId: string; credits: number; replayOf: string }>("POST", `/api/workflows/runs/${enc(runId)}/replay`, {}),
+    cancel: (runId: string) => this.t.call<{ runId: string; status: "cancelled"; refundedCredits: number }>("POST", `/api/workflows/runs/${enc(runId)}/cancel`, {}),
+    approve: (runId: string, b: { decision: "approved" | "rejected"; note?: string; nodeId?: string }) => this.t.call<Approval>("POST", `/api/workflows/runs/${enc(runId)}/approve`, b),
+    /** Polls the run until its status is one of `until` (default: a terminal one) or `timeoutMs` passes; returns the last detail. */
+    waitFor: async (runId: string, opts: { until?: RunStatus[]; timeoutMs?: number } = {}): Promise<RunDetail> => {
+      const until = new Set<string>(opts.until ?? ["succeeded", "failed", "cancelled"]);
+      const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+      for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+        const detail = await this.workflows.runDetail(runId);
+        if (until.has(detail.run.status) || Date.now() >= deadline) return detail;
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    },
   };
 
   readonly config = {

@@ -40,6 +40,31 @@ export function safeEntryNames(names: string[]): string[] {
   });
 }
 
+/** A stored file as a ZIP entry. */
+export interface ZipEntry {
+  filename: string;
+  size: number;
+  createdAt: Date;
+  storageKey: string;
+}
+
+/**
+ * Streams a STORE-mode ZIP of `entries` (names made safe and unique) into `key`, reading each
+ * entry only when the writer reaches it: flat memory for any size. Batches and workflow
+ * sink.zip steps both write their archives with it.
+ */
+export function putZip(store: ObjectStore, key: string, entries: ZipEntry[]): Promise<{ size: number; sha256: string }> {
+  const names = safeEntryNames(entries.map((e) => e.filename));
+  const zip = new yazl.ZipFile();
+  entries.forEach((e, i) => {
+    zip.addReadStreamLazy(names[i], { compress: false, size: e.size, mtime: e.createdAt }, (cb) => {
+      store.get(e.storageKey).then((s) => cb(null, Readable.fromWeb(s as never)), (err) => cb(err, undefined as never));
+    });
+  });
+  zip.end();
+  return store.put(key, Readable.toWeb(zip.outputStream as Readable) as unknown as ReadableStream<Uint8Array>);
+}
+
 export class BatchZips {
   constructor(
     private readonly db: Db,
@@ -75,16 +100,8 @@ export class BatchZips {
     try {
       const outputs = await this.outputs(row.id);
       if (outputs.length === 0) throw fail.invalidState("The batch's outputs are gone (past their retention)");
-      const names = safeEntryNames(outputs.map((o) => o.filename));
-      const zip = new yazl.ZipFile();
-      outputs.forEach((o, i) => {
-        zip.addReadStreamLazy(names[i], { compress: false, size: o.size, mtime: o.createdAt }, (cb) => {
-          this.store.get(o.storageKey).then((s) => cb(null, Readable.fromWeb(s as never)), (err) => cb(err, undefined as never));
-        });
-      });
-      zip.end();
       const key = `batches/${row.userId}/${row.id}.zip`;
-      const stored = await this.store.put(key, Readable.toWeb(zip.outputStream as Readable) as unknown as ReadableStream<Uint8Array>);
+      const stored = await putZip(this.store, key, outputs);
       const [done] = await this.db.update(batch).set({ zipState: "ready", zipKey: key, zipSize: stored.size, zipSha256: stored.sha256 }).where(eq(batch.id, row.id)).returning();
       return info(done);
     } catch (err) {

@@ -71,7 +71,7 @@ export class JobService {
     const [row] = await this.db
       .select()
       .from(job)
-      .where(and(eq(job.id, jobId), eq(job.userId, userId)));
+      .where(and(eq(job.id, jobId), eq(job.userId, userId), eq(job.kind, "tool.run")));
     if (!row) throw fail.notFound("Job");
     return this.view(row);
   }
@@ -98,9 +98,12 @@ export class JobService {
     return this.view(row);
   }
 
-  /** Jobs waiting or running, for /status. */
+  /** Tool jobs waiting or running, for /status (control jobs such as the next retention sweep are not work waiting). */
   async depth(): Promise<number> {
-    const [r] = await this.db.select({ n: sql<number>`count(*)::int` }).from(job).where(inArray(job.status, ["queued", "running"]));
+    const [r] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(job)
+      .where(and(eq(job.kind, "tool.run"), inArray(job.status, ["queued", "running"])));
     return r.n;
   }
 

@@ -86,13 +86,5 @@ export function toolsModule(s: Services, jobs: JobService, opts: { waitMs?: numb
     .get("/api/files/jobs-latest", async ({ request, query }) => ok(await jobs.latestForFile((await s.callers.require(request, "api")).id, query.fileId)), {
       query: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) }),
       ...doc({ summary: "The latest job that took this file as input", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
-    })
-    .get(
-      "/api/workflows/catalog",
-      async ({ request }) => {
-        await s.callers.require(request, "api");
-        return ok(listManifests().map((m) => ({ ...detailOf(m), type: `op.${m.slug}` })));
-      },
-      doc({ summary: "Operations a workflow can run on the server (op.<tool slug>)", tags: ["Workflows"], auth: "api", data: Type.Array(Type.Composite([ToolDetail, Type.Object({ type: Type.String() })])) }),
-    );
+    });
 }

@@ -1,0 +1,44 @@
+/**
+ * Every kind of background work, as a typed union of `{ kind, data }` (immich's job names;
+ * Windmill's queue): one queue table, one handler per kind (handlers.ts), and a lane per kind
+ * so a long tool run never delays a short control transition.
+ */
+
+/** What each kind carries in `job.data`. */
+export interface JobData {
+  /** A tool over input files (the row's type, params and input_file_ids); a workflow's tool jobs name their step. */
+  "tool.run": { runId?: string; stepId?: string };
+  /** Execute one workflow step whose inputs are ready (attempt guards against a stale job). */
+  "workflow.step": { runId: string; stepId: string; attempt: number };
+  /** An approval that was not decided in time ends its run APPROVAL_TIMEOUT. */
+  "approval.timeout": { runId: string; nodeId: string };
+  /** The retention clean-up; each sweep queues the next one. */
+  "retention.sweep": Record<string, never>;
+}
+
+export type JobKind = keyof JobData;
+export type Lane = "tool" | "control";
+
+/** Which lane each kind runs in: data, checked at start-up against the handlers. */
+export const LANES: Record<JobKind, Lane> = {
+  "tool.run": "tool",
+  "workflow.step": "control",
+  "approval.timeout": "control",
+  "retention.sweep": "control",
+};
+
+export const JOB_KINDS = Object.keys(LANES) as JobKind[];
+
+/** How often a kind is tried and how long it waits between tries. */
+export interface RetryPolicy {
+  attempts: number;
+  /** First back-off; doubled each time, capped at maxDelayMs, with up to 50% jitter. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The wait before the next try after `attempt` failed (1-based), with jitter so retries spread out. */
+export function backoffMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp * (0.5 + random() * 0.5));
+}

@@ -1,0 +1,25 @@
+/** The handler of every job kind, composed once at boot: start-up fails on a kind with none or two. */
+import type { Services } from "../services";
+import { FileService } from "../modules/files/service";
+import { approvalTimeoutHandler, workflowStepHandler } from "../workflows/handlers";
+import { JobHandlers } from "./handlers";
+import type { JobData } from "./kinds";
+import { retentionHandler } from "./retention";
+
+export function jobHandlers(s: Omit<Services, "handlers" | "workflows">): JobHandlers {
+  const deps = { db: s.database.db, store: s.store, config: s.config, engine: s.engine };
+  return new JobHandlers([
+    {
+      kind: "tool.run",
+      maxAttempts: 3,
+      // A workflow's tool job ends its step (and starts the next ones) where its outcome is recorded.
+      async onSettled(tx, row) {
+        const data = row.data as JobData["tool.run"] | null;
+        if (data?.runId && data.stepId) await s.engine.onToolJobSettled(tx, data.runId, data.stepId);
+      },
+    },
+    retentionHandler(new FileService(s)),
+    workflowStepHandler(deps),
+    approvalTimeoutHandler(deps),
+  ]);
+}

@@ -1,0 +1,28 @@
+/**
+ * The retention clean-up as a queue job: each sweep queues the next one in the transaction that
+ * records its end, under one dedupe key, so however many processes run there is one sweep every
+ * 10 minutes instead of one per process.
+ */
+import type { Db, Tx } from "../db/client";
+import type { FileService } from "../modules/files/service";
+import type { ControlHandler } from "./handlers";
+import { enqueue } from "./queue";
+
+export const RETENTION_EVERY_MS = 10 * 60_000;
+
+/** Queues the next sweep unless one is already queued or running (every process calls it at start). */
+export function scheduleRetention(db: Db | Tx, delayMs = RETENTION_EVERY_MS): Promise<string | null> {
+  return enqueue(db, { kind: "retention.sweep", data: {}, runAfter: new Date(Date.now() + delayMs), dedupeKey: "retention.sweep" });
+}
+
+export function retentionHandler(files: FileService): ControlHandler<"retention.sweep"> {
+  return {
+    kind: "retention.sweep",
+    retry: { attempts: 3, baseDelayMs: 10_000, maxDelayMs: 120_000 },
+    async run() {
+      await files.runRetention(new Date());
+    },
+    onSucceeded: async (tx) => void (await scheduleRetention(tx)),
+    onFailed: async (tx) => void (await scheduleRetention(tx)),
+  };
+}

@@ -1,0 +1,138 @@
+/** Workflow routes (spec "Workflows", contract section 7): definitions, versions, templates, runs, approvals. */
+import {
+  ApproveBody,
+  CatalogNode,
+  CreateWorkflowBody,
+  RunBody,
+  RunDetail,
+  Run,
+  Template,
+  TemplateBody,
+  UpdateWorkflowBody,
+  ValidateBody,
+  ValidationResult,
+  Workflow,
+  WorkflowEstimate,
+  WorkflowVersion,
+  Approval,
+} from "@vektor/shared/schemas/workflow";
+import { ListQuery } from "@vektor/shared/schemas/file";
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { jsonBody } from "../../http/core";
+import { routeDocs } from "../../http/docs";
+import { ok } from "../../http/envelope";
+import { parseLimit } from "../../http/query";
+import type { Services } from "../../services";
+import { catalog } from "../../workflows/nodes";
+import type { WorkflowService } from "./service";
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const IdParam = Type.Object({ id: Id });
+const RunParam = Type.Object({ runId: Id });
+const Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+const Started = Type.Object({ runId: Type.String(), credits: Type.Integer({ description: "charged for this run (0 for a retry)" }) });
+const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+
+const RUN_RULES =
+  "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
+
+export function workflowsModule(s: Services, w: WorkflowService) {
+  const { doc, docJson } = routeDocs(s.callers);
+  const user = (request: Request) => s.callers.require(request, "api");
+  const tags = ["Workflows"];
+  const runTags = ["Workflow runs"];
+  return new Elysia({ prefix: "/api/workflows" })
+    .use(jsonBody)
+    .post("/validate", async ({ request, body }) => ok(await w.validate((await user(request)).id, body.graphJson)), {
+      ...docJson(ValidateBody, {
+        summary: "Validate a graph",
+        description:
+          "Checks structure (INVALID_GRAPH, TOO_MANY_NODES), DUPLICATE_NODE_ID, DANGLING_EDGE, UNKNOWN_NODE_TYPE, CYCLE (self-loops, and reference cycles between workflows), NO_SOURCE, TOO_MANY_STEPS (tool steps, sub-workflows included, against workflow.max_steps), IO_MISMATCH (formats along every edge), INVALID_PARAMS (each node's params against its kind's schema), UNKNOWN_WORKFLOW (op.workflow naming no workflow of the caller's) and NESTING_TOO_DEEP (more than 3 levels of op.workflow). Always 200 with { ok, issues, steps, maxSteps }; a graphJson over 1 MB is a 400.",
+        tags,
+        auth: "api",
+        data: ValidationResult,
+      }),
+    })
+    .get("/catalog", async ({ request }) => (await user(request), ok(catalog())), doc({ summary: "Every node kind a workflow can use, with its params schema and formats", description: "op.<slug> nodes come from the tool registry (the same one as /api/config/tools-index).", tags, auth: "api", data: Type.Array(CatalogNode) }))
+    .get("/templates", async ({ request }) => ok(await w.templates((await user(request)).id)), doc({ summary: "Built-in templates and the caller's own", description: "Built-in ids start with builtin:.", tags, auth: "api", data: Type.Array(Template) }))
+    .post("/templates", async ({ request, body }) => ok(await w.createTemplate((await user(request)).id, body)), {
+      ...docJson(TemplateBody, { summary: "Save a personal template", description: "The graph is validated like a workflow's.", tags, auth: "api", errors: ["LIMIT_EXCEEDED", "NOT_FOUND"], data: Template }),
+    })
+    .delete("/templates/:id", async ({ request, params }) => ok(await w.deleteTemplate((await user(request)).id, params.id)), {
+      params: IdParam,
+      ...doc({ summary: "Delete a personal template", description: "A built-in one: 403 FORBIDDEN; another user's: 404.", tags, auth: "api", errors: ["NOT_FOUND", "FORBIDDEN"], data: Deleted }),
+    })
+    .get("", async ({ request, query }) => ok(await w.list((await user(request)).id, parseLimit(query.limit, 50, 200), query.cursor)), {
+      query: ListQuery,
+      ...doc({ summary: "The caller's workflows, newest first", tags, auth: "api", data: Page(Workflow) }),
+    })
+    .post("", async ({ request, body }) => ok(await w.create((await user(request)).id, body)), {
+      ...docJson(CreateWorkflowBody, {
+        summary: "Create a workflow",
+        description: "graphJson is validated (400 VALIDATION_ERROR naming the issues; 422 LIMIT_EXCEEDED for too many steps or too deep nesting; 404 for an op.workflow naming no workflow of the caller's). paramsJson, when given, is a JSON object: notifyUrl an http(s) URL, notifySecret at least 8 characters.",
+        tags,
+        auth: "api",
+        errors: ["LIMIT_EXCEEDED", "NOT_FOUND"],
+        data: Workflow,
+      }),
+    })
+    .get("/runs/:runId", async ({ request, params }) => ok(await w.runDetail((await user(request)).id, params.runId)), {
+      params: RunParam,
+      ...doc({ summary: "A run: its status, steps (nested ones name their op.workflow node as parentNodeId) and approvals", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunDetail }),
+    })
+    .post("/runs/:runId/retry", async ({ request, params }) => ok(await w.retry((await user(request)).id, params.runId)), {
+      params: RunParam,
+      ...doc({ summary: "Retry a failed run", description: "Re-runs the failed (and skipped) steps of the same run on the version it started with, and continues; free. A run that is not failed: 409 INVALID_STATE.", tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Started }),
+    })
+    .post("/runs/:runId/replay", async ({ request, params }) => ok(await w.replay(await user(request), params.runId)), {
+      params: RunParam,
+      ...doc({ summary: "Replay a run: a new run with the same input files on the workflow's current version", description: `Charged anew; trigger replay; replayOf names the original. ${RUN_RULES}`, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: Type.Object({ runId: Type.String(), credits: Type.Integer(), replayOf: Type.String() }) }),
+    })
+    .post("/runs/:runId/cancel", async ({ request, params }) => ok(await w.cancel((await user(request)).id, params.runId)), {
+      params: RunParam,
+      ...doc({
+        summary: "Cancel a run (not in the spec)",
+        description: "The run ends cancelled; queued steps are dropped, running tool jobs are stopped, and the per-step credits of tool steps that never started are refunded. A run that already ended: 409 INVALID_STATE.",
+        tags: runTags,
+        auth: "api",
+        errors: ["NOT_FOUND", "INVALID_STATE"],
+        data: Type.Object({ runId: Type.String(), status: Type.Literal("cancelled"), refundedCredits: Type.Integer() }),
+      }),
+    })
+    .post("/runs/:runId/approve", async ({ request, params, body }) => ok(await w.approve((await user(request)).id, params.runId, body)), {
+      params: RunParam,
+      ...docJson(ApproveBody, {
+        summary: "Decide a pending approval",
+        description: "Only the run's owner decides. approved: the run goes on with the approval step's inputs; rejected: the run fails with APPROVAL_REJECTED. nodeId picks one of several pending approvals (default: the oldest). No pending approval: 409 INVALID_STATE.",
+        tags: runTags,
+        auth: "api",
+        errors: ["NOT_FOUND", "INVALID_STATE"],
+        data: Approval,
+      }),
+    })
+    .get("/:id", async ({ request, params }) => ok(await w.get((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow", tags, auth: "api", errors: ["NOT_FOUND"], data: Workflow }) })
+    .put("/:id", async ({ request, params, body }) => ok(await w.update((await user(request)).id, params.id, body)), {
+      params: IdParam,
+      ...docJson(UpdateWorkflowBody, { summary: "Change a workflow (saves a new version)", description: "Body: { name?, graphJson?, paramsJson? }; checked as on create.", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),
+    })
+    .delete("/:id", async ({ request, params }) => ok(await w.remove((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "Delete a workflow, its versions and runs", tags, auth: "api", errors: ["NOT_FOUND"], data: Deleted }) })
+    .post("/:id/estimate", async ({ request, params }) => ok(await w.estimate((await user(request)).id, params.id)), {
+      params: IdParam,
+      ...doc({ summary: "What a run would cost", description: "steps counts tool steps (op.<slug>), those of referenced sub-workflows included; credits = workflow.base_credits + workflow.per_step_credits x steps.", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: WorkflowEstimate }),
+    })
+    .post("/:id/run", async ({ request, params, body }) => ok(await w.run(await user(request), params.id, body.fileIds, "manual")), {
+      params: IdParam,
+      ...docJson(RunBody, { summary: "Run a workflow on files", description: RUN_RULES, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: Started }),
+    })
+    .get("/:id/runs", async ({ request, params, query }) => ok(await w.runs((await user(request)).id, params.id, parseLimit(query.limit, 50, 200), query.cursor)), {
+      params: IdParam,
+      query: ListQuery,
+      ...doc({ summary: "A workflow's runs, newest first (not in the spec)", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: Page(Run) }),
+    })
+    .get("/:id/versions", async ({ request, params }) => ok(await w.versions((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow's versions, newest first", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(WorkflowVersion) }) })
+    .post("/:id/versions/:versionId/restore", async ({ request, params }) => ok(await w.restore((await user(request)).id, params.id, params.versionId)), {
+      params: Type.Object({ id: Id, versionId: Id }),
+      ...doc({ summary: "Restore a version (saves a new version with its content)", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),
+    });
+}

@@ -1,0 +1,341 @@
+/**
+ * Workflows by hand: CRUD with a version per change, validation, estimate, templates, and runs
+ * (start, replay, retry, cancel, approve, detail, history). The engine (workflows/engine.ts)
+ * does the transitions; this service checks the caller's input and takes the charge, in the
+ * same transaction that creates the run, so a refused run creates and charges nothing.
+ */
+import { fail, ServiceError } from "@vektor/shared/errors";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { Caller } from "../../auth/caller";
+import type { Db } from "../../db/client";
+import { file, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion, type RunPlan } from "../../db/schema";
+import { afterCursor, pageOf } from "../../http/cursor";
+import { newId } from "../../lib/ids";
+import { debit } from "../account/credits";
+import type { ConfigService } from "../config/service";
+import { lockRun, TERMINAL_RUN, type Engine, type RunRow } from "../../workflows/engine";
+import { expandGraph } from "../../workflows/expand";
+import { parseGraph } from "../../workflows/graph";
+import { getNodeKind } from "../../workflows/nodes";
+import { BUILTIN_TEMPLATES } from "../../workflows/templates";
+import { validateGraph } from "../../workflows/validate";
+import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
+import { approvalView, runView, stepView, templateView, workflowView } from "./view";
+
+type WorkflowRow = typeof workflow.$inferSelect;
+export type Trigger = "manual" | "webhook" | "schedule" | "watch" | "replay" | "mcp";
+const LIMIT_CODES = new Set(["TOO_MANY_STEPS", "NESTING_TOO_DEEP"]);
+const MISSING_CODES = new Set(["UNKNOWN_WORKFLOW"]);
+const MAX_RUN_FILES = 1000;
+
+export interface WorkflowBody {
+  name?: string;
+  graphJson?: string;
+  paramsJson?: string | null;
+}
+
+export class WorkflowService {
+  /** Called after a run stopped jobs, so this process stops its own at once. */
+  onCancelled: (jobIds: string[]) => void = () => {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: ConfigService,
+    private readonly engine: Engine,
+  ) {}
+
+  // ---- definitions ----
+
+  async validate(userId: string, graphJson: string, selfId?: string) {
+    const maxSteps = await this.config.get("workflow.max_steps");
+    const parsed = parseGraph(graphJson);
+    if (!parsed.ok) return { ok: false, issues: parsed.issues, steps: 0, maxSteps };
+    const result = await validateGraph(parsed.graph, { maxSteps, resolveWorkflow: this.resolver(userId), selfId });
+    return { ok: result.ok, issues: result.issues, steps: result.steps, maxSteps };
+  }
+
+  /** The graph, valid, or the error its issues call for (422 for limits, 400 for the rest). */
+  private async requireValid(userId: string, graphJson: string, selfId?: string): Promise<{ graph: Graph; steps: number }> {
+    const v = await this.validate(userId, graphJson, selfId);
+    if (v.ok) return { graph: (parseGraph(graphJson) as { graph: Graph }).graph, steps: v.steps };
+    throw issuesError(v.issues);
+  }
+
+  /** The owner's workflows by id, parsed (another user's, or a broken one: null). */
+  private resolver(userId: string) {
+    return async (id: string): Promise<Graph | null> => {
+      const [row] = await this.db
+        .select({ graphJson: workflow.graphJson })
+        .from(workflow)
+        .where(and(eq(workflow.id, id), eq(workflow.userId, userId)));
+      if (!row) return null;
+      const parsed = parseGraph(row.graphJson);
+      return parsed.ok ? parsed.graph : null;
+    };
+  }
+
+  async create(userId: string, body: Required<Pick<WorkflowBody, "name" | "graphJson">> & WorkflowBody) {
+    checkParamsJson(body.paramsJson);
+    const id = newId("wf");
+    await this.requireValid(userId, body.graphJson, id);
+    const versionId = newId("wfv");
+    const row = await this.db.transaction(async (tx) => {
+      const [w] = await tx.insert(workflow).values({ id, userId, name: body.name, graphJson: body.graphJson, paramsJson: body.paramsJson ?? null, versionId }).returning();
+      await tx.insert(workflowVersion).values({ id: versionId, workflowId: id, name: body.name, graphJson: body.graphJson, paramsJson: body.paramsJson ?? null });
+      return w;
+    });
+    return workflowView(row);
+  }
+
+  async owned(userId: string, id: string): Promise<WorkflowRow> {
+    const [row] = await this.db
+      .select()
+      .from(workflow)
+      .where(and(eq(workflow.id, id), eq(workflow.userId, userId)));
+    if (!row) throw fail.notFound("Workflow");
+    return row;
+  }
+
+  async get(userId: string, id: string) {
+    return workflowView(await this.owned(userId, id));
+  }
+
+  async list(userId: string, limit: number, cursor: string | undefined) {
+    const rows = await this.db
+      .select()
+      .from(workflow)
+      .where(and(eq(workflow.userId, userId), afterCursor(cursor, workflow.createdAt, workflow.id)))
+      .orderBy(desc(workflow.createdAt), desc(workflow.id))
+      .limit(limit + 1);
+    const { page, nextCursor } = pageOf(rows, limit);
+    return { items: page.map(workflowView), nextCursor };
+  }
+
+  /** Every change saves a new version with the whole content. */
+  async update(userId: string, id: string, body: WorkflowBody) {
+    const current = await this.owned(userId, id);
+    if (body.paramsJson !== undefined) checkParamsJson(body.paramsJson);
+    const next = { name: body.name ?? current.name, graphJson: body.graphJson ?? current.graphJson, paramsJson: body.paramsJson === undefined ? current.paramsJson : body.paramsJson };
+    if (body.graphJson !== undefined) await this.requireValid(userId, next.graphJson, id);
+    return this.saveVersion(current.id, next);
+  }
+
+  private async saveVersion(id: string, next: { name: string; graphJson: string; paramsJson: string | null }) {
+    const versionId = newId("wfv");
+    const row = await this.db.transaction(async (tx) => {
+      await tx.insert(workflowVersion).values({ id: versionId, workflowId: id, ...next });
+      const [w] = await tx.update(workflow).set({ ...next, versionId, updatedAt: new Date() }).where(eq(workflow.id, id)).returning();
+      return w;
+    });
+    return workflowView(row);
+  }
+
+  async remove(userId: string, id: string) {
+    const row = await this.owned(userId, id);
+    await this.db.delete(workflow).where(eq(workflow.id, row.id));
+    return { id: row.id, deleted: true };
+  }
+
+  async versions(userId: string, id: string) {
+    const row = await this.owned(userId, id);
+    const rows = await this.db.select().from(workflowVersion).where(eq(workflowVersion.workflowId, row.id)).orderBy(desc(workflowVersion.createdAt), desc(workflowVersion.id)).limit(500);
+    return rows.map((v) => ({ versionId: v.id, createdAt: v.createdAt.toISOString(), name: v.name, current: v.id === row.versionId }));
+  }
+
+  /** A new version with the old one's content (validated again: the tools may have changed). */
+  async restore(userId: string, id: string, versionId: string) {
+    const row = await this.owned(userId, id);
+    const [v] = await this.db
+      .select()
+      .from(workflowVersion)
+      .where(and(eq(workflowVersion.id, versionId), eq(workflowVersion.workflowId, row.id)));
+    if (!v) throw fail.notFound("Version");
+    await this.requireValid(userId, v.graphJson, id);
+    return this.saveVersion(row.id, { name: v.name, graphJson: v.graphJson, paramsJson: v.paramsJson });
+  }
+
+  async estimate(userId: string, id: string) {
+    const row = await this.owned(userId, id);
+    const { steps } = await this.requireValid(userId, row.graphJson, id);
+    const c = await this.config.all();
+    return { credits: c["workflow.base_credits"] + c["workflow.per_step_credits"] * steps, steps, maxSteps: c["workflow.max_steps"] };
+  }
+
+  // ---- templates ----
+
+  async templates(userId: string) {
+    const own = await this.db.select().from(workflowTemplate).where(eq(workflowTemplate.userId, userId)).orderBy(desc(workflowTemplate.createdAt)).limit(500);
+    return [...BUILTIN_TEMPLATES, ...own.map((t) => templateView(t, false))];
+  }
+
+  async createTemplate(userId: string, body: { name: string; description?: string; graphJson: string; paramsJson?: string | null }) {
+    checkParamsJson(body.paramsJson);
+    await this.requireValid(userId, body.graphJson);
+    const [row] = await this.db.insert(workflowTemplate).values({ id: newId("tpl"), userId, name: body.name, description: body.description ?? "", graphJson: body.graphJson, paramsJson: body.paramsJson ?? null }).returning();
+    return templateView(row, false);
+  }
+
+  async deleteTemplate(userId: string, id: string) {
+    if (BUILTIN_TEMPLATES.some((t) => t.id === id)) throw fail.forbidden("Built-in templates cannot be deleted");
+    const gone = await this.db
+      .delete(workflowTemplate)
+      .where(and(eq(workflowTemplate.id, id), eq(workflowTemplate.userId, userId)))
+      .returning({ id: workflowTemplate.id });
+    if (!gone.length) throw fail.notFound("Template");
+    return { id, deleted: true };
+  }
+
+  // ---- runs ----
+
+  /**
+   * Starts a run of the workflow's current version: graph re-validated and sub-workflows
+   * resolved now (depth checked again), files checked, then charge, run and steps in one
+   * transaction with the first transitions.
+   */
+  async run(caller: Pick<Caller, "id">, id: string, fileIds: string[], trigger: Trigger, replayOf: string | null = null) {
+    const c = await this.config.all();
+    if (!c["workflow.enabled"]) throw new ServiceError("FEATURE_DISABLED", "Workflows are turned off");
+    const wf = await this.owned(caller.id, id);
+    const { graph } = await this.requireValid(caller.id, wf.graphJson, wf.id);
+    const plan: RunPlan = await expandGraph(graph, this.resolver(caller.id), wf.id);
+    const opSteps = plan.nodes.filter((n) => (getNodeKind(n.type)?.description.chargedSteps ?? 0) > 0);
+    if (opSteps.length > c["workflow.max_steps"]) throw new ServiceError("LIMIT_EXCEEDED", `The workflow has ${opSteps.length} tool steps; at most ${c["workflow.max_steps"]} are allowed`);
+    await this.requireUploaded(caller.id, fileIds);
+    const perStep = c["workflow.per_step_credits"];
+    const credits = c["workflow.base_credits"] + perStep * opSteps.length;
+    const runId = newId("run");
+    const charged = new Set(opSteps.map((n) => n.id));
+    await this.db.transaction(async (tx) => {
+      await debit(tx, caller.id, credits, "workflow_run", runId);
+      await tx.insert(workflowRun).values({ id: runId, workflowId: wf.id, userId: caller.id, versionId: wf.versionId, status: "running", trigger, plan, paramsJson: wf.paramsJson, inputFileIds: fileIds, credits, perStepCredits: perStep, replayOf, startedAt: new Date() });
+      await tx.insert(workflowStep).values(plan.nodes.map((n) => ({ id: newId("st"), runId, nodeId: n.id, parentNodeId: n.parentId, type: n.type, status: "pending", charged: charged.has(n.id) })));
+      const run = await lockRun(tx, runId);
+      await this.engine.advance(tx, run!);
+    });
+    return { runId, credits };
+  }
+
+  private async requireUploaded(userId: string, ids: string[]) {
+    if (ids.length > MAX_RUN_FILES) throw fail.validation(`fileIds takes at most ${MAX_RUN_FILES} ids`);
+    if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
+    if (ids.length === 0) return;
+    const rows = await this.db
+      .select({ id: file.id, status: file.status })
+      .from(file)
+      .where(and(eq(file.userId, userId), inArray(file.id, ids)));
+    const found = new Map(rows.map((r) => [r.id, r.status]));
+    const missing = ids.find((fid) => !found.has(fid));
+    if (missing) throw fail.notFound(`File ${missing}`);
+    const pending = ids.find((fid) => found.get(fid) !== "UPLOADED");
+    if (pending) throw fail.invalidState(`File ${pending} is not UPLOADED (confirm it first)`);
+  }
+
+  async ownedRun(userId: string, runId: string): Promise<RunRow> {
+    const [row] = await this.db
+      .select()
+      .from(workflowRun)
+      .where(and(eq(workflowRun.id, runId), eq(workflowRun.userId, userId)));
+    if (!row) throw fail.notFound("Run");
+    return row;
+  }
+
+  async runDetail(userId: string, runId: string) {
+    const run = await this.ownedRun(userId, runId);
+    const steps = await this.db.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
+    const order = new Map(run.plan.nodes.map((n, i) => [n.id, i]));
+    steps.sort((a, b) => order.get(a.nodeId)! - order.get(b.nodeId)!);
+    const approvals = await this.db.select().from(workflowApproval).where(eq(workflowApproval.runId, run.id)).orderBy(asc(workflowApproval.requestedAt));
+    return { run: runView(run), steps: steps.map(stepView), approvals: approvals.map(approvalView) };
+  }
+
+  async runs(userId: string, id: string, limit: number, cursor: string | undefined) {
+    const wf = await this.owned(userId, id);
+    const rows = await this.db
+      .select()
+      .from(workflowRun)
+      .where(and(eq(workflowRun.workflowId, wf.id), afterCursor(cursor, workflowRun.createdAt, workflowRun.id)))
+      .orderBy(desc(workflowRun.createdAt), desc(workflowRun.id))
+      .limit(limit + 1);
+    const { page, nextCursor } = pageOf(rows, limit);
+    return { items: page.map(runView), nextCursor };
+  }
+
+  async retry(userId: string, runId: string) {
+    const owned = await this.ownedRun(userId, runId);
+    await this.db.transaction(async (tx) => {
+      const run = (await lockRun(tx, owned.id))!;
+      if (run.status !== "failed") throw fail.invalidState(`Only a failed run can be retried; this one is ${run.status}`);
+      await this.engine.retry(tx, run);
+    });
+    return { runId: owned.id, credits: 0 };
+  }
+
+  async replay(caller: Pick<Caller, "id">, runId: string) {
+    const original = await this.ownedRun(caller.id, runId);
+    return { ...(await this.run(caller, original.workflowId, original.inputFileIds, "replay", original.id)), replayOf: original.id };
+  }
+
+  async cancel(userId: string, runId: string) {
+    const owned = await this.ownedRun(userId, runId);
+    const result = await this.db.transaction(async (tx) => {
+      const run = (await lockRun(tx, owned.id))!;
+      if (TERMINAL_RUN.has(run.status)) throw fail.invalidState(`The run has already ended (${run.status})`);
+      return this.engine.cancel(tx, run);
+    });
+    this.onCancelled(result.stopping);
+    return { runId: owned.id, status: "cancelled" as const, refundedCredits: result.refunded };
+  }
+
+  /** The owner decides the run's pending approval (the one at `nodeId`, or the oldest). */
+  async approve(userId: string, runId: string, body: { decision: "approved" | "rejected"; note?: string; nodeId?: string }) {
+    const owned = await this.ownedRun(userId, runId);
+    return this.db.transaction(async (tx) => {
+      const run = (await lockRun(tx, owned.id))!;
+      const pending = await tx
+        .select()
+        .from(workflowApproval)
+        .where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending"), body.nodeId ? eq(workflowApproval.nodeId, body.nodeId) : undefined))
+        .orderBy(asc(workflowApproval.requestedAt))
+        .limit(1);
+      if (TERMINAL_RUN.has(run.status) || !pending.length) throw fail.invalidState("The run is not waiting for an approval");
+      const approval = pending[0];
+      const [decided] = await tx
+        .update(workflowApproval)
+        .set({ status: body.decision, decision: body.decision, note: body.note ?? null, decidedAt: new Date(), decidedBy: userId })
+        .where(eq(workflowApproval.id, approval.id))
+        .returning();
+      const [step] = await tx.select().from(workflowStep).where(and(eq(workflowStep.runId, run.id), eq(workflowStep.nodeId, approval.nodeId)));
+      if (body.decision === "approved") await this.engine.completeStep(tx, run, step.id, step.attempts, step.inputFileIds);
+      else await this.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_REJECTED", message: body.note ? `Rejected: ${body.note}` : "Rejected" });
+      return approvalView(decided);
+    });
+  }
+}
+
+/** paramsJson: a JSON object whose notifyUrl is http(s) and notifySecret at least 8 characters. */
+export function checkParamsJson(raw: string | null | undefined): void {
+  if (raw === undefined || raw === null || raw === "") return;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw fail.validation("paramsJson is not valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail.validation("paramsJson must hold a JSON object");
+  const { notifyUrl, notifySecret } = value as Record<string, unknown>;
+  if (notifyUrl !== undefined && (typeof notifyUrl !== "string" || !/^https?:\/\/[^\s]+$/i.test(notifyUrl) || !URL.canParse(notifyUrl))) {
+    throw fail.validation("paramsJson.notifyUrl must be an http or https URL");
+  }
+  if (notifySecret !== undefined && (typeof notifySecret !== "string" || notifySecret.length < 8)) throw fail.validation("paramsJson.notifySecret must be at least 8 characters");
+}
+
+function issuesError(issues: ValidationIssue[]): ServiceError {
+  const text = issues
+    .slice(0, 5)
+    .map((i) => `${i.code}${i.nodeId ? ` (${i.nodeId})` : ""}: ${i.message}`)
+    .join("; ");
+  const all = (codes: Set<string>) => issues.length > 0 && issues.every((i) => codes.has(i.code));
+  // Another user's workflow is answered like a missing one: its existence is not revealed.
+  const code = all(LIMIT_CODES) ? "LIMIT_EXCEEDED" : all(MISSING_CODES) ? "NOT_FOUND" : "VALIDATION_ERROR";
+  return new ServiceError(code, `graphJson is not a valid workflow: ${text}`);
+}

@@ -1,0 +1,63 @@
+/** Workflow rows as the API shows them (contract section 7 shapes). */
+import type { workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate } from "../../db/schema";
+
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+export function workflowView(w: typeof workflow.$inferSelect) {
+  return { id: w.id, name: w.name, graphJson: w.graphJson, paramsJson: w.paramsJson, versionId: w.versionId, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() };
+}
+
+export function runView(r: typeof workflowRun.$inferSelect) {
+  return {
+    runId: r.id,
+    workflowId: r.workflowId,
+    versionId: r.versionId,
+    status: r.status,
+    trigger: r.trigger,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    credits: r.credits,
+    refunded: r.refunded,
+    inputFileIds: r.inputFileIds,
+    outputFileIds: r.outputFileIds,
+    replayOf: r.replayOf,
+    error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? "" } : null,
+  };
+}
+
+export function stepView(s: typeof workflowStep.$inferSelect) {
+  return {
+    nodeId: s.nodeId,
+    parentNodeId: s.parentNodeId,
+    type: s.type,
+    status: s.status,
+    startedAt: iso(s.startedAt),
+    finishedAt: iso(s.finishedAt),
+    inputFileIds: s.inputFileIds,
+    outputFileIds: s.outputFileIds,
+    error: s.errorCode ? { code: s.errorCode, message: s.errorMessage ?? "" } : null,
+    attempts: s.attempts,
+    jobIds: s.jobIds,
+    logs: s.logs,
+  };
+}
+
+export function approvalView(a: typeof workflowApproval.$inferSelect) {
+  return {
+    nodeId: a.nodeId,
+    status: a.status,
+    requestedAt: a.requestedAt.toISOString(),
+    expiresAt: a.expiresAt.toISOString(),
+    decidedAt: iso(a.decidedAt),
+    decision: a.decision,
+    note: a.note,
+    decidedBy: a.decidedBy,
+  };
+}
+
+type TemplateLike = Pick<typeof workflowTemplate.$inferSelect, "id" | "name" | "description" | "graphJson" | "paramsJson"> & { createdAt?: Date | null };
+
+export function templateView(t: TemplateLike, builtIn: boolean) {
+  return { id: t.id, name: t.name, description: t.description, graphJson: t.graphJson, paramsJson: t.paramsJson ?? null, builtIn, createdAt: iso(t.createdAt) };
+}

@@ -1,0 +1,215 @@
+/**
+ * The workflow engine: runs a run's flat plan (sub-workflows inlined) as a DAG on the job
+ * queue. Every transition happens in a transaction that first locks the run's row, so two
+ * steps ending at the same moment in two processes are applied one after the other: a step
+ * whose predecessors have all succeeded is started exactly once, and a run reaches its terminal
+ * status exactly once (Windmill's worker_flow: a finished step pushes the next in the same
+ * transaction). Steps never carry bytes: files pass between them as ids.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "../db/client";
+import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
+import { newId } from "../lib/ids";
+import { enqueue } from "../jobs/queue";
+import { credit } from "../modules/account/credits";
+import type { ToolJobSpec } from "./nodes/types";
+
+export type RunRow = typeof workflowRun.$inferSelect;
+export type StepRow = typeof workflowStep.$inferSelect;
+export type RunError = { code: string; message: string };
+
+export const TERMINAL_RUN = new Set(["succeeded", "failed", "cancelled"]);
+const ENDED_OK = new Set(["succeeded", "skipped"]);
+const ACTIVE = new Set(["running", "waiting_approval"]);
+
+/** Called in the transaction that gives a run its terminal status (notifications hook in here). */
+export type TerminalHook = (tx: Tx, run: RunRow) => Promise<void>;
+
+/** The run's row, locked for this transaction: the one lock every transition of a run takes. */
+export async function lockRun(tx: Tx, runId: string): Promise<RunRow | null> {
+  const [run] = await tx.select().from(workflowRun).where(eq(workflowRun.id, runId)).for("update");
+  return run ?? null;
+}
+
+export class Engine {
+  /** Hooks run where a run becomes terminal; the next features add theirs. */
+  readonly terminalHooks: TerminalHook[] = [];
+  /** Called after a transaction queued work, so idle runners look at once. */
+  onQueued: () => void = () => {};
+
+  /**
+   * Starts every pending step whose predecessors all ended well, then settles the run: waiting,
+   * running, or terminal once nothing is left to do. Call it with the run locked.
+   */
+  async advance(tx: Tx, run: RunRow): Promise<void> {
+    if (TERMINAL_RUN.has(run.status)) return;
+    const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
+    const byNode = new Map(steps.map((s) => [s.nodeId, s]));
+    const preds = predecessors(run);
+    const failed = steps.find((s) => s.status === "failed");
+    if (!failed) {
+      for (const step of steps) {
+        if (step.status !== "pending") continue;
+        const before = (preds.get(step.nodeId) ?? []).map((id) => byNode.get(id)!);
+        if (!before.every((p) => p.status === "succeeded")) continue;
+        const inputs = [...new Set(before.flatMap((p) => p.outputFileIds))];
+        await this.startStep(tx, run, step, inputs);
+        step.status = "running";
+      }
+    }
+    await this.settle(tx, run, steps, failed ?? null);
+  }
+
+  private async startStep(tx: Tx, run: RunRow, step: StepRow, inputs: string[]): Promise<void> {
+    const attempt = step.attempts + 1;
+    await tx
+      .update(workflowStep)
+      .set({ status: "running", attempts: attempt, inputFileIds: inputs, outputFileIds: [], jobIds: [], errorCode: null, errorMessage: null, startedAt: new Date(), finishedAt: null })
+      .where(eq(workflowStep.id, step.id));
+    await enqueue(tx, { kind: "workflow.step", data: { runId: run.id, stepId: step.id, attempt }, userId: run.userId, dedupeKey: `wf.step:${step.id}:${attempt}` });
+    this.onQueued();
+  }
+
+  /** The run's status from its steps; terminal exactly once. */
+  private async settle(tx: Tx, run: RunRow, steps: StepRow[], failed: StepRow | null): Promise<void> {
+    const running = steps.some((s) => s.status === "running");
+    const waiting = steps.some((s) => s.status === "waiting_approval");
+    if (failed && !running) {
+      await this.finish(tx, run, "failed", { code: failed.errorCode ?? "STEP_FAILED", message: `Step ${failed.nodeId}: ${failed.errorMessage ?? "failed"}` });
+      return;
+    }
+    if (!failed && steps.every((s) => ENDED_OK.has(s.status))) {
+      await this.finish(tx, run, "succeeded", null, runOutputs(run, steps));
+      return;
+    }
+    const status = waiting && !running ? "waiting_approval" : "running";
+    if (status !== run.status) await tx.update(workflowRun).set({ status }).where(eq(workflowRun.id, run.id));
+  }
+
+  /**
+   * Gives the run its terminal status, once: the guarded UPDATE lets only the first caller
+   * through, and only that caller runs the terminal hooks. Unfinished steps are skipped and
+   * pending approvals closed.
+   */
+  async finish(tx: Tx, run: RunRow, status: "succeeded" | "failed" | "cancelled", error: RunError | null, outputFileIds: string[] = []): Promise<boolean> {
+    const [ended] = await tx
+      .update(workflowRun)
+      .set({ status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null, outputFileIds, finishedAt: new Date() })
+      .where(and(eq(workflowRun.id, run.id), sql`${workflowRun.status} not in ('succeeded', 'failed', 'cancelled')`))
+      .returning();
+    if (!ended) return false;
+    await tx
+      .update(workflowStep)
+      .set({ status: "skipped", finishedAt: new Date() })
+      .where(and(eq(workflowStep.runId, run.id), inArray(workflowStep.status, ["pending", "running", "waiting_approval"])));
+    await tx.update(workflowApproval).set({ status: "cancelled" }).where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending")));
+    for (const hook of this.terminalHooks) await hook(tx, ended);
+    return true;
+  }
+
+  /** A step's own work is done: record its outputs (only if this attempt still owns it) and move on. */
+  async completeStep(tx: Tx, run: RunRow, stepId: string, attempt: number, outputFileIds: string[], logs: string[] = []): Promise<void> {
+    const done = await tx
+      .update(workflowStep)
+      .set({ status: "succeeded", outputFileIds, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb`, finishedAt: new Date() })
+      .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
+      .returning({ id: workflowStep.id });
+    if (done.length) await this.advance(tx, run);
+  }
+
+  async failStep(tx: Tx, run: RunRow, stepId: string, attempt: number, error: RunError, logs: string[] = []): Promise<void> {
+    const done = await tx
+      .update(workflowStep)
+      .set({ status: "failed", errorCode: error.code, errorMessage: error.message, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb`, finishedAt: new Date() })
+      .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
+      .returning({ id: workflowStep.id });
+    if (done.length) await this.advance(tx, run);
+  }
+
+  /** op.<slug>: queue the step's tool jobs; the step ends when the last of them ends. */
+  async startToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[], logs: string[]): Promise<void> {
+    const rows = specs.map((s) => ({ id: newId("job"), userId: run.userId, type: s.type, status: "queued", params: s.params, inputFileIds: s.inputFileIds, origin: "workflow", data: { runId: run.id, stepId: step.id } }));
+    if (rows.length) await tx.insert(job).values(rows);
+    await tx
+      .update(workflowStep)
+      .set({ jobIds: rows.map((r) => r.id), charged: false, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb` })
+      .where(eq(workflowStep.id, step.id));
+    this.onQueued();
+  }
+
+  /** logic.approval: the step waits; a delayed job ends it when nobody decided in time. */
+  async awaitApproval(tx: Tx, run: RunRow, step: StepRow, timeoutSeconds: number): Promise<void> {
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
+    await tx.insert(workflowApproval).values({ id: newId("apr"), runId: run.id, nodeId: step.nodeId, status: "pending", requestedAt: now, expiresAt });
+    await tx.update(workflowStep).set({ status: "waiting_approval" }).where(eq(workflowStep.id, step.id));
+    await enqueue(tx, { kind: "approval.timeout", data: { runId: run.id, nodeId: step.nodeId }, userId: run.userId, runAfter: expiresAt, dedupeKey: `wf.approval:${run.id}:${step.nodeId}:${step.attempts}` });
+    await this.advance(tx, run);
+  }
+
+  /** A tool job of an op step ended (called where its outcome is recorded). */
+  async onToolJobSettled(tx: Tx, runId: string, stepId: string): Promise<void> {
+    const run = await lockRun(tx, runId);
+    if (!run || TERMINAL_RUN.has(run.status)) return;
+    const [step] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
+    if (!step || step.status !== "running" || step.jobIds.length === 0) return;
+    const jobs = await tx.select({ id: job.id, status: job.status, out: job.outputFileIds, code: job.errorCode, message: job.errorMessage }).from(job).where(inArray(job.id, step.jobIds));
+    if (jobs.some((j) => j.status === "queued" || j.status === "running")) return;
+    const order = new Map(step.jobIds.map((id, i) => [id, i]));
+    jobs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const bad = jobs.find((j) => j.status !== "succeeded");
+    if (bad) return this.failStep(tx, run, step.id, step.attempts, { code: bad.code ?? "TOOL_FAILED", message: bad.message ?? "A tool job did not succeed" });
+    return this.completeStep(tx, run, step.id, step.attempts, jobs.flatMap((j) => j.out));
+  }
+
+  /**
+   * Cancel: the run ends cancelled, queued work is dropped, running tool jobs are asked to stop,
+   * and the per-step credits of op steps that never started are refunded. Returns the running
+   * jobs asked to stop (this process stops its own at once).
+   */
+  async cancel(tx: Tx, run: RunRow): Promise<{ refunded: number; stopping: string[] }> {
+    const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
+    const jobIds = steps.filter((s) => ACTIVE.has(s.status)).flatMap((s) => s.jobIds);
+    const stopping = jobIds.length
+      ? await tx.update(job).set({ cancelRequestedAt: new Date() }).where(and(inArray(job.id, jobIds), eq(job.status, "running"))).returning({ id: job.id })
+      : [];
+    if (jobIds.length) await tx.update(job).set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The workflow run was cancelled", finishedAt: new Date() }).where(and(inArray(job.id, jobIds), eq(job.status, "queued")));
+    await tx
+      .update(job)
+      .set({ status: "cancelled", finishedAt: new Date() })
+      .where(and(eq(job.status, "queued"), inArray(job.kind, ["workflow.step", "approval.timeout"]), sql`${job.data}->>'runId' = ${run.id}`));
+    const unstarted = steps.filter((s) => s.charged).length;
+    const refund = unstarted * run.perStepCredits;
+    if (refund > 0) await credit(tx, run.userId, refund, "workflow_cancel_refund", run.id);
+    await tx.update(workflowStep).set({ charged: false }).where(eq(workflowStep.runId, run.id));
+    await tx.update(workflowRun).set({ refunded: run.refunded + refund }).where(eq(workflowRun.id, run.id));
+    await this.finish(tx, run, "cancelled", { code: "CANCELLED", message: "The run was cancelled" });
+    return { refunded: refund, stopping: stopping.map((s) => s.id) };
+  }
+
+  /** Retry: the failed run's failed and skipped steps run again on its own plan; free. */
+  async retry(tx: Tx, run: RunRow): Promise<void> {
+    await tx
+      .update(workflowStep)
+      .set({ status: "pending", errorCode: null, errorMessage: null, finishedAt: null })
+      .where(and(eq(workflowStep.runId, run.id), inArray(workflowStep.status, ["failed", "skipped"])));
+    const [reopened] = await tx.update(workflowRun).set({ status: "running", errorCode: null, errorMessage: null, outputFileIds: [], finishedAt: null }).where(eq(workflowRun.id, run.id)).returning();
+    await this.advance(tx, reopened);
+  }
+}
+
+/** Each node's predecessors in the run's plan. */
+export function predecessors(run: RunRow): Map<string, string[]> {
+  const out = new Map<string, string[]>(run.plan.nodes.map((n) => [n.id, []]));
+  for (const e of run.plan.edges) out.get(e.target)?.push(e.source);
+  return out;
+}
+
+/** A run's outputs: what its sinks produced, or, with no sink, what its last steps produced. */
+function runOutputs(run: RunRow, steps: StepRow[]): string[] {
+  const top = steps.filter((s) => s.parentNodeId === null);
+  const sinks = top.filter((s) => s.type.startsWith("sink."));
+  const hasSuccessor = new Set(run.plan.edges.map((e) => e.source));
+  const ends = sinks.length ? sinks : top.filter((s) => !hasSuccessor.has(s.nodeId));
+  return [...new Set(ends.flatMap((s) => s.outputFileIds))];
+}

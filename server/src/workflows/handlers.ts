@@ -1,0 +1,119 @@
+/**
+ * The queue handlers of the workflow engine: `workflow.step` executes one node (its kind's
+ * execute, outside any transaction) and records what it gave under the run's lock;
+ * `approval.timeout` ends an undecided approval; the tool.run hook ends op steps. Each is safe to
+ * run twice: the step's attempt number and status decide whether its result still counts.
+ */
+import { ToolError } from "@vektor/shared/tools/manifest";
+import { ServiceError } from "@vektor/shared/errors";
+import { and, desc, eq, lt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
+import type { ControlHandler } from "../jobs/handlers";
+import type { ConfigService } from "../modules/config/service";
+import type { ObjectStore } from "../storage/types";
+import { lockRun, TERMINAL_RUN, type Engine, type RunRow, type StepRow } from "./engine";
+import { getNodeKind } from "./nodes";
+import type { StepContext, StepResult } from "./nodes/types";
+import { filesByIds, stepFiles } from "./step-files";
+
+const STEP_RETRY = { attempts: 5, baseDelayMs: 200, maxDelayMs: 30_000 };
+
+export interface WorkflowHandlerDeps {
+  db: Db;
+  store: ObjectStore;
+  config: ConfigService;
+  engine: Engine;
+}
+
+export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"workflow.step"> {
+  return {
+    kind: "workflow.step",
+    retry: STEP_RETRY,
+    async run(job) {
+      const { runId, stepId, attempt } = job.data;
+      const [run] = await d.db.select().from(workflowRun).where(eq(workflowRun.id, runId));
+      const [step] = await d.db.select().from(workflowStep).where(eq(workflowStep.id, stepId));
+      if (!run || !step || TERMINAL_RUN.has(run.status) || !stillOwns(step, attempt)) return;
+      const logs: string[] = [];
+      const outcome = await execute(d, run, step, job.id, logs);
+      await d.db.transaction(async (tx) => {
+        const locked = await lockRun(tx, runId);
+        const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
+        if (!locked || TERMINAL_RUN.has(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
+        if ("error" in outcome) return d.engine.failStep(tx, locked, stepId, attempt, outcome.error, logs);
+        const result = outcome.result;
+        if (result.kind === "done") return d.engine.completeStep(tx, locked, stepId, attempt, result.outputs.map((f) => f.id), logs);
+        if (result.kind === "jobs") {
+          if (result.jobs.length === 0) return d.engine.completeStep(tx, locked, stepId, attempt, [], [...logs, "No input this tool accepts: nothing to do"]);
+          return d.engine.startToolJobs(tx, locked, fresh, result.jobs, logs);
+        }
+        const seconds = result.timeoutSeconds > 0 ? result.timeoutSeconds : await d.config.get("workflow.approval_timeout_seconds_default");
+        return d.engine.awaitApproval(tx, locked, fresh, seconds);
+      });
+    },
+  };
+}
+
+/** The step's attempt still running, and its tool jobs not yet queued (a re-run after a crash must not queue them twice). */
+function stillOwns(step: StepRow, attempt: number): boolean {
+  return step.status === "running" && step.attempts === attempt && step.jobIds.length === 0;
+}
+
+async function execute(d: WorkflowHandlerDeps, run: RunRow, step: StepRow, jobId: string, logs: string[]): Promise<{ result: StepResult } | { error: { code: string; message: string } }> {
+  const node = run.plan.nodes.find((n) => n.id === step.nodeId);
+  const kind = getNodeKind(step.type);
+  if (!node || !kind) return { error: { code: "UNKNOWN_NODE_TYPE", message: `No node kind "${step.type}"` } };
+  const ctx: StepContext = {
+    runId: run.id,
+    userId: run.userId,
+    nodeId: step.nodeId,
+    params: node.params,
+    nested: node.nested,
+    inputs: await filesByIds(d.db, run.userId, step.inputFileIds),
+    runInputs: await filesByIds(d.db, run.userId, run.inputFileIds),
+    previousRunAt: await previousRunAt(d.db, run),
+    startedAt: run.startedAt ?? run.createdAt,
+    files: stepFiles(d.db, d.store, run.userId, jobId),
+    log: (line) => void logs.push(line),
+  };
+  try {
+    return { result: await kind.execute(ctx) };
+  } catch (err) {
+    if (err instanceof ServiceError || err instanceof ToolError) return { error: { code: err.code, message: err.message } };
+    throw err; // unexpected (storage, database): the queue retries the step with back-off
+  }
+}
+
+async function previousRunAt(db: Db, run: RunRow): Promise<Date | null> {
+  const [prev] = await db
+    .select({ at: workflowRun.createdAt })
+    .from(workflowRun)
+    .where(and(eq(workflowRun.workflowId, run.workflowId), lt(workflowRun.createdAt, run.createdAt)))
+    .orderBy(desc(workflowRun.createdAt))
+    .limit(1);
+  return prev?.at ?? null;
+}
+
+export function approvalTimeoutHandler(d: WorkflowHandlerDeps): ControlHandler<"approval.timeout"> {
+  return {
+    kind: "approval.timeout",
+    retry: STEP_RETRY,
+    async run(job) {
+      const { runId, nodeId } = job.data;
+      await d.db.transaction(async (tx) => {
+        const run = await lockRun(tx, runId);
+        if (!run || TERMINAL_RUN.has(run.status)) return;
+        const expired = await tx
+          .update(workflowApproval)
+          .set({ status: "expired", decidedAt: new Date() })
+          .where(and(eq(workflowApproval.runId, runId), eq(workflowApproval.nodeId, nodeId), eq(workflowApproval.status, "pending")))
+          .returning();
+        if (!expired.length) return;
+        const [step] = await tx.select().from(workflowStep).where(and(eq(workflowStep.runId, runId), eq(workflowStep.nodeId, nodeId)));
+        const seconds = Math.round((expired[0].expiresAt.getTime() - expired[0].requestedAt.getTime()) / 1000);
+        await d.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_TIMEOUT", message: `Nobody decided within ${seconds} s` });
+      });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The storage work workflow nodes ask for (StepFiles), over the real file table and object
+ * store. New files belong to the run's owner and name the step's job as their origin, so later
+ * features (watch triggers) can tell a run's outputs from the user's own uploads. Their ids are
+ * derived from the step's job and their order, so a step re-run after a crash writes the same
+ * files again instead of leaving a second copy behind.
+ */
+import { candidateFormats } from "@vektor/shared/formats";
+import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { file } from "../db/schema";
+import { putZip } from "../modules/batch/zip";
+import type { ObjectStore } from "../storage/types";
+import type { FileRef, StepFiles } from "./nodes/types";
+
+type FileRow = typeof file.$inferSelect;
+
+/** A file row as a step sees it. */
+export function fileRef(r: FileRow): FileRef {
+  return { id: r.id, filename: r.filename, mime: r.mime, size: r.size, format: r.format, createdAt: r.createdAt };
+}
+
+/** The owner's UPLOADED files with these ids, in the order given (unknown ids left out). */
+export async function filesByIds(db: Db, userId: string, ids: string[]): Promise<FileRef[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(file)
+    .where(and(eq(file.userId, userId), inArray(file.id, ids), eq(file.status, "UPLOADED")));
+  const byId = new Map(rows.map((r) => [r.id, fileRef(r)]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+/** The id of the n-th file a step's job writes: the same on every run of that job. */
+function derivedId(jobId: string, n: number): string {
+  const digest = new Bun.CryptoHasher("sha256").update(`${jobId}:${n}`).digest("hex");
+  return `f_${BigInt(`0x${digest.slice(0, 30)}`).toString(36)}`;
+}
+
+export function stepFiles(db: Db, store: ObjectStore, userId: string, jobId: string): StepFiles {
+  let written = 0;
+  const nextKey = () => {
+    const id = derivedId(jobId, ++written);
+    return { id, key: `u/${userId}/${id}` };
+  };
+  const save = async (id: string, key: string, filename: string, mime: string, stored: { size: number; sha256: string }, sourceFileId: string | null) => {
+    const format = candidateFormats(mime, filename)[0]?.id ?? null;
+    const values = { id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, jobId, sourceFileId, uploadedAt: new Date() };
+    const [row] = await db.insert(file).values(values).onConflictDoUpdate({ target: file.id, set: { size: values.size, checksum: values.checksum, uploadedAt: values.uploadedAt } }).returning();
+    return fileRef(row);
+  };
+  return {
+    async zip(name, files) {
+      const rows = files.length ? await db.select().from(file).where(inArray(file.id, files.map((f) => f.id))) : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const entries = files.flatMap((f) => (byId.has(f.id) ? [byId.get(f.id)!] : []));
+      const { id, key } = nextKey();
+      return save(id, key, name, "application/zip", await putZip(store, key, entries), files[0]?.id ?? null);
+    },
+    async copyAs(ref, filename) {
+      const [src] = await db.select().from(file).where(eq(file.id, ref.id));
+      const { id, key } = nextKey();
+      return save(id, key, filename, src.mime, await store.put(key, await store.get(src.storageKey)), src.id);
+    },
+    byIds: (ids) => filesByIds(db, userId, ids),
+    async uploadedSince(since) {
+      const rows = await db
+        .select()
+        .from(file)
+        .where(and(eq(file.userId, userId), eq(file.status, "UPLOADED"), isNull(file.jobId), since ? gt(file.uploadedAt, since) : undefined))
+        .orderBy(asc(file.uploadedAt))
+        .limit(1000);
+      return rows.map(fileRef);
+    },
+  };
+}

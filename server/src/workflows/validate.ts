@@ -1,0 +1,372 @@
+/**
+ * What a graph means, checked before it is saved or run: node ids and edges, cycles, node kinds
+ * and their params, a source, the op-step budget, sub-workflow references (existence, loops,
+ * depth) and whether the formats flowing along every edge can be taken by its target. Every
+ * problem becomes an issue `{ code, message, nodeId? }`; nothing throws for a bad graph.
+ */
+import { FORMATS } from "@vektor/shared/formats";
+import type { Graph, GraphNode, ValidationIssue } from "@vektor/shared/schemas/workflow";
+import { checkParams } from "@vektor/wasm-tools";
+import { cycles, topoOrder, type Link } from "./graph";
+import { getNodeKind, SOURCE_TYPE, SUB_WORKFLOW_TYPE } from "./nodes/index";
+import type { NodeKind } from "./nodes/types";
+
+/**
+ * Sub-workflows may nest this many levels below the workflow being run: root -> A -> B -> C is
+ * allowed; an op.workflow node inside C is NESTING_TOO_DEEP.
+ */
+export const MAX_NESTING_DEPTH = 3;
+
+/** Finds one of the caller's workflows' graphs: null when it does not exist, is someone else's, or does not parse. */
+export type ResolveWorkflow = (workflowId: string) => Promise<Graph | null>;
+
+export interface ValidateOptions {
+  /** workflow.max_steps: the most op steps a run may have, sub-workflows included. */
+  maxSteps: number;
+  resolveWorkflow: ResolveWorkflow;
+  /** The id of the workflow whose graph this is, so that it cannot run itself. */
+  selfId?: string;
+}
+
+/** The outcome of validateGraph; `steps` is what a run of this graph would be charged for. */
+export interface GraphValidation {
+  ok: boolean;
+  issues: ValidationIssue[];
+  steps: number;
+}
+
+const ALL_FORMATS: ReadonlySet<string> = new Set(FORMATS.map((f) => f.id));
+
+/** A graph made ready for checks: unique nodes, their kinds and checked params, usable links, an order. */
+interface Prepared {
+  nodes: GraphNode[];
+  kinds: Map<string, NodeKind>;
+  params: Map<string, Record<string, unknown>>;
+  links: Link[];
+  /** Topological order of `nodes`, or null when the links loop. */
+  order: string[] | null;
+  issues: ValidationIssue[];
+}
+
+const label = (node: GraphNode) => `"${node.id}" (${node.type})`;
+
+/** Ids, edges and cycles: the issues, and the links that join two existing, different nodes (each once). */
+function checkStructure(graph: Graph, p: Prepared): void {
+  const seen = new Set<string>();
+  for (const node of graph.nodes) {
+    if (!seen.has(node.id)) {
+      seen.add(node.id);
+      p.nodes.push(node);
+    } else if (!p.issues.some((i) => i.code === "DUPLICATE_NODE_ID" && i.nodeId === node.id)) {
+      p.issues.push({ code: "DUPLICATE_NODE_ID", message: `More than one node has the id "${node.id}"; ids must be unique`, nodeId: node.id });
+    }
+  }
+  const linked = new Set<string>();
+  for (const edge of graph.edges) {
+    const missing = [edge.source, edge.target].filter((id) => !seen.has(id));
+    if (missing.length) {
+      const name = edge.id ? `Edge "${edge.id}"` : `The edge from "${edge.source}" to "${edge.target}"`;
+      const nodeId = seen.has(edge.source) ? edge.source : seen.has(edge.target) ? edge.target : undefined;
+      p.issues.push({ code: "DANGLING_EDGE", message: `${name} connects a node that does not exist: "${missing[0]}"`, ...(nodeId ? { nodeId } : {}) });
+    } else if (edge.source === edge.target) {
+      p.issues.push({ code: "CYCLE", message: `Node "${edge.source}" is connected to itself`, nodeId: edge.source });
+    } else if (!linked.has(`${edge.source}\n${edge.target}`)) {
+      linked.add(`${edge.source}\n${edge.target}`);
+      p.links.push({ source: edge.source, target: edge.target });
+    }
+  }
+  const ids = p.nodes.map((n) => n.id);
+  p.order = topoOrder(ids, p.links);
+  if (p.order) return;
+  for (const group of cycles(ids, p.links)) {
+    const names = group.map((id) => `"${id}"`).join(", ");
+    p.issues.push({ code: "CYCLE", message: `Nodes ${names} form a cycle; a workflow must not loop back`, nodeId: group[0] });
+  }
+}
+
+/** Kinds and params: unknown types, `data.type` disagreeing with `type`, params against the kind's schema. */
+function checkKinds(p: Prepared): void {
+  for (const node of p.nodes) {
+    const kind = getNodeKind(node.type);
+    if (!kind) {
+      p.issues.push({ code: "UNKNOWN_NODE_TYPE", message: `Node "${node.id}" has the unknown type "${node.type}" (GET /api/workflows/catalog lists the types)`, nodeId: node.id });
+      continue;
+    }
+    p.kinds.set(node.id, kind);
+    if (node.data.type !== undefined && node.data.type !== node.type) {
+      p.issues.push({ code: "INVALID_GRAPH", message: `Node "${node.id}" has type "${node.type}" but data.type "${node.data.type}"; they must be the same`, nodeId: node.id });
+    }
+    const checked = checkParams(kind.description.params, node.data.params);
+    if (checked.ok) p.params.set(node.id, checked.params);
+    else {
+      const first = checked.issues[0];
+      const field = first.path === "/" ? "params" : first.path.slice(1);
+      p.issues.push({ code: "INVALID_PARAMS", message: `Node ${label(node)}: ${field}: ${first.message}`, nodeId: node.id });
+    }
+  }
+}
+
+/** The checks that need no other workflow; sub-workflow graphs go through it too (their issues unused). */
+function prepare(graph: Graph): Prepared {
+  const p: Prepared = { nodes: [], kinds: new Map(), params: new Map(), links: [], order: null, issues: [] };
+  checkStructure(graph, p);
+  checkKinds(p);
+  return p;
+}
+
+/** The workflow a valid op.workflow node names, or undefined. */
+function referenced(p: Prepared, node: GraphNode): string | undefined {
+  if (node.type !== SUB_WORKFLOW_TYPE) return undefined;
+  const id = p.params.get(node.id)?.workflowId;
+  return typeof id === "string" ? id : undefined;
+}
+
+const ownSteps = (p: Prepared) => p.nodes.reduce((sum, n) => sum + (p.kinds.get(n.id)?.description.chargedSteps ?? 0), 0);
+
+/** A sub-workflow problem; `path` is the chain of workflow ids from the one the root node names to the culprit. */
+interface RefProblem {
+  code: "CYCLE" | "UNKNOWN_WORKFLOW" | "NESTING_TOO_DEEP";
+  path: string[];
+}
+
+interface SubTree {
+  steps: number;
+  problem: RefProblem | null;
+}
+
+/**
+ * Walks sub-workflow references: resolves each workflow once, counts op steps through them, and
+ * finds the first loop, unknown workflow or too deep nesting below each root node. Results are
+ * kept per (workflow, depth), so a workflow used many times is walked once per level; a loop is
+ * judged against the chain that first reached it, which can only name a real loop.
+ */
+class References {
+  private readonly graphs = new Map<string, Promise<Prepared | null>>();
+  private readonly trees = new Map<string, Promise<SubTree>>();
+
+  constructor(private readonly resolve: ResolveWorkflow) {}
+
+  /** The prepared graph of a workflow, or null (resolved at most once). */
+  graph(id: string): Promise<Prepared | null> {
+    let found = this.graphs.get(id);
+    if (!found) {
+      found = this.resolve(id).then((g) => (g ? prepare(g) : null));
+      this.graphs.set(id, found);
+    }
+    return found;
+  }
+
+  /** Steps and first problem of workflow `id`, reached through `chain`, at nesting `depth` (1 = run by the root). */
+  subtree(id: string, chain: readonly string[], depth: number): Promise<SubTree> {
+    if (chain.includes(id)) return Promise.resolve({ steps: 0, problem: { code: "CYCLE", path: [id] } });
+    const key = `${depth}:${id}`;
+    let tree = this.trees.get(key);
+    if (!tree) {
+      tree = this.walk(id, [...chain, id], depth);
+      this.trees.set(key, tree);
+    }
+    return tree;
+  }
+
+  private async walk(id: string, chain: string[], depth: number): Promise<SubTree> {
+    const p = await this.graph(id);
+    if (!p) return { steps: 0, problem: { code: "UNKNOWN_WORKFLOW", path: [id] } };
+    let steps = ownSteps(p);
+    let problem: RefProblem | null = null;
+    for (const node of p.nodes) {
+      const next = referenced(p, node);
+      if (next === undefined) continue;
+      if (depth >= MAX_NESTING_DEPTH) {
+        problem ??= { code: "NESTING_TOO_DEEP", path: [id, next] };
+        continue;
+      }
+      const sub = await this.subtree(next, chain, depth + 1);
+      steps += sub.steps;
+      if (sub.problem) problem ??= { code: sub.problem.code, path: [id, ...sub.problem.path] };
+    }
+    return { steps, problem };
+  }
+}
+
+function refMessage(node: GraphNode, problem: RefProblem): string {
+  const chain = problem.path.map((id) => `"${id}"`).join(" → ");
+  const runs = `Node ${label(node)} runs workflow ${chain}`;
+  if (problem.code === "UNKNOWN_WORKFLOW") return `${runs}, and "${problem.path.at(-1)}" does not exist or is not yours`;
+  if (problem.code === "CYCLE") return `${runs}, which runs a workflow already running: workflows must not run themselves`;
+  return `${runs}: sub-workflows may nest at most ${MAX_NESTING_DEPTH} levels deep`;
+}
+
+/** Steps of the root graph and its sub-workflows; reference issues on the root's op.workflow nodes. */
+async function checkReferences(p: Prepared, refs: References, selfId: string | undefined): Promise<number> {
+  let steps = ownSteps(p);
+  const chain = selfId ? [selfId] : [];
+  for (const node of p.nodes) {
+    const id = referenced(p, node);
+    if (id === undefined) continue;
+    const sub = await refs.subtree(id, chain, 1);
+    steps += sub.steps;
+    if (sub.problem) p.issues.push({ code: sub.problem.code, message: refMessage(node, sub.problem), nodeId: node.id });
+  }
+  return steps;
+}
+
+/**
+ * The op steps a run of `graph` is charged for: one per op.<tool> node, plus those of the
+ * sub-workflows its op.workflow nodes run (recursively, up to the nesting limit; unknown or
+ * looping references count nothing). The estimate and the run's charge use this number.
+ */
+export async function countSteps(graph: Graph, resolveWorkflow: ResolveWorkflow, selfId?: string): Promise<number> {
+  return checkReferences(prepare(graph), new References(resolveWorkflow), selfId);
+}
+
+// ---- formats along the edges ------------------------------------------------------------
+
+type Formats = ReadonlySet<string>;
+
+const intersect = (a: Formats, b: Iterable<string>): Set<string> => new Set([...b].filter((f) => a.has(f)));
+
+function describeFormats(formats: Formats): string {
+  if (formats.size === 0) return "no files";
+  if (formats.size === ALL_FORMATS.size) return "any format";
+  const list = [...formats];
+  return list.length > 8 ? `${list.slice(0, 8).join(", ")}, ...` : list.join(", ");
+}
+
+/**
+ * `data.io` narrowing of one side (accepts or produces): the node's own list intersected with it.
+ * Formats outside the kind's own set (or unknown) are an IO_MISMATCH on the node.
+ */
+function narrowed(node: GraphNode, side: "accepts" | "produces", own: Formats, report: ValidationIssue[] | null): Formats {
+  const wanted = node.data.io?.[side];
+  if (!wanted) return own;
+  const outside = wanted.filter((f) => !own.has(f));
+  if (outside.length === 0) return intersect(own, wanted);
+  if (report) {
+    const why = !ALL_FORMATS.has(outside[0]) ? "not a known format" : `not something ${node.type} ${side === "accepts" ? "accepts" : "produces"} (${describeFormats(own)})`;
+    report.push({ code: "IO_MISMATCH", message: `Node "${node.id}": io.${side} lists "${outside[0]}", ${why}`, nodeId: node.id });
+  }
+  // A narrowing that is partly wrong is ignored, so the edges are judged on what the kind does.
+  return own;
+}
+
+/** Flows formats through prepared graphs in topological order; sub-workflows flow with their op node's inputs. */
+class FormatFlow {
+  private readonly exits = new Map<string, Promise<Formats>>();
+
+  constructor(private readonly refs: References) {}
+
+  /**
+   * The formats each node gives. `seed` is what entry nodes receive (nothing at the top, the
+   * op.workflow node's inputs in a sub-workflow, where source.upload passes them on).
+   * Mismatches are pushed to `report` (null for sub-workflows: their own validation reports them).
+   */
+  async run(p: Prepared, seed: Formats, depth: number, report: ValidationIssue[] | null): Promise<Map<string, Formats>> {
+    const out = new Map<string, Formats>();
+    const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    const unsure = new Set<string>(); // nodes whose outputs are not known; edges from them are not judged
+    for (const id of p.order ?? []) {
+      const node = byId.get(id)!;
+      const kind = p.kinds.get(id);
+      const incoming = p.links.filter((l) => l.target === id);
+      if (!kind) {
+        unsure.add(id);
+        out.set(id, ALL_FORMATS);
+        continue;
+      }
+      const io = kind.description.io;
+      // null: takes anything (a kind that accepts any format, not narrowed by data.io.accepts).
+      const own = io.accepts === "any" ? (node.data.io?.accepts ? ALL_FORMATS : null) : new Set<string>(io.accepts);
+      const accepts = own && narrowed(node, "accepts", own, report);
+      let given: Set<string> = incoming.length ? new Set() : new Set(seed);
+      let mismatch = false;
+      for (const { source } of incoming) {
+        const from = out.get(source)!;
+        const taken = accepts ? intersect(accepts, from) : new Set(from);
+        if (accepts && taken.size === 0 && !unsure.has(source)) {
+          mismatch = true;
+          report?.push({ code: "IO_MISMATCH", message: `Node ${label(node)} accepts ${describeFormats(accepts)}, but ${label(byId.get(source)!)} produces ${describeFormats(from)}`, nodeId: id });
+        }
+        given = new Set([...given, ...taken]);
+      }
+      // A node whose inputs were refused is judged as if it got what it accepts, so one mistake
+      // is reported once; what a pass-through node then gives is a guess, not judged further.
+      if (mismatch) {
+        given = new Set(accepts ?? ALL_FORMATS);
+        if (io.produces === "inputs") unsure.add(id);
+      }
+      out.set(id, await this.produces(p, node, kind, given, depth, report));
+    }
+    return out;
+  }
+
+  private async produces(p: Prepared, node: GraphNode, kind: NodeKind, given: Formats, depth: number, report: ValidationIssue[] | null): Promise<Formats> {
+    const io = kind.description.io;
+    const sub = referenced(p, node);
+    const nestedSource = depth > 0 && node.type === SOURCE_TYPE;
+    const passes = io.produces === "inputs" || nestedSource;
+    let formats: Formats;
+    if (sub !== undefined) formats = await this.subWorkflow(sub, given, depth + 1);
+    else if (io.produces === "inputs" || nestedSource) formats = given;
+    else formats = new Set<string>(io.produces);
+    const params = p.params.get(node.id);
+    const picked = params && kind.producesFor?.(params);
+    if (picked) formats = intersect(formats, picked);
+    // What a pass-through node gives depends on its inputs, so its io.produces can only keep some.
+    const wanted = node.data.io?.produces;
+    if (sub !== undefined || passes) return wanted ? intersect(formats, wanted) : formats;
+    return narrowed(node, "produces", formats, report);
+  }
+
+  /** What the exits of sub-workflow `id` (at `depth`) give for inputs `given`; any format when unknowable. */
+  private subWorkflow(id: string, given: Formats, depth: number): Promise<Formats> {
+    const key = `${depth}:${id}:${[...given].sort().join(",")}`;
+    let found = this.exits.get(key);
+    if (!found) {
+      found = this.exitFormats(id, given, depth);
+      this.exits.set(key, found);
+    }
+    return found;
+  }
+
+  private async exitFormats(id: string, given: Formats, depth: number): Promise<Formats> {
+    const child = depth > MAX_NESTING_DEPTH ? null : await this.refs.graph(id);
+    if (!child?.order) return ALL_FORMATS;
+    const out = await this.run(child, given, depth, null);
+    const exits = child.nodes.filter((n) => !child.links.some((l) => l.source === n.id));
+    return new Set(exits.flatMap((n) => [...out.get(n.id)!]));
+  }
+}
+
+/**
+ * `data.io` on a pass-through node narrows what it gives; since what it gives depends on its
+ * inputs, only formats that are not formats at all are reported there.
+ */
+function checkPassThroughIo(p: Prepared): void {
+  for (const node of p.nodes) {
+    const kind = p.kinds.get(node.id);
+    if (kind?.description.io.produces !== "inputs") continue;
+    narrowed(node, "produces", ALL_FORMATS, p.issues);
+  }
+}
+
+/**
+ * Checks a graph (see the module comment for the list). `steps` counts op steps including
+ * sub-workflows'; over `maxSteps` is TOO_MANY_STEPS. Format compatibility is judged only on an
+ * acyclic graph.
+ */
+export async function validateGraph(graph: Graph, opts: ValidateOptions): Promise<GraphValidation> {
+  const p = prepare(graph);
+  if (!p.nodes.some((n) => n.type === SOURCE_TYPE)) {
+    p.issues.push({ code: "NO_SOURCE", message: `The workflow needs a ${SOURCE_TYPE} node: it is where a run's files come in` });
+  }
+  const refs = new References(opts.resolveWorkflow);
+  const steps = await checkReferences(p, refs, opts.selfId);
+  if (steps > opts.maxSteps) {
+    p.issues.push({ code: "TOO_MANY_STEPS", message: `The workflow has ${steps} op steps (sub-workflows included); at most ${opts.maxSteps} are allowed` });
+  }
+  if (p.order) {
+    checkPassThroughIo(p);
+    await new FormatFlow(refs).run(p, new Set(), 0, p.issues);
+  }
+  return { ok: p.issues.length === 0, issues: p.issues, steps };
+}
