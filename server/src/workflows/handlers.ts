@@ -37,6 +37,8 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
       if (!run || !step || TERMINAL_RUN.has(run.status) || !stillOwns(step, attempt)) return;
       const logs: string[] = [];
       const outcome = await execute(d, run, step, job.id, logs);
+      // Read before the transaction: on PGlite (one connection) a query outside it would wait for it forever.
+      const defaultTimeout = await d.config.get("workflow.approval_timeout_seconds_default");
       await d.db.transaction(async (tx) => {
         const locked = await lockRun(tx, runId);
         const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
@@ -48,8 +50,7 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
           if (result.jobs.length === 0) return d.engine.completeStep(tx, locked, stepId, attempt, [], [...logs, "No input this tool accepts: nothing to do"]);
           return d.engine.startToolJobs(tx, locked, fresh, result.jobs, logs);
         }
-        const seconds = result.timeoutSeconds > 0 ? result.timeoutSeconds : await d.config.get("workflow.approval_timeout_seconds_default");
-        return d.engine.awaitApproval(tx, locked, fresh, seconds);
+        return d.engine.awaitApproval(tx, locked, fresh, result.timeoutSeconds > 0 ? result.timeoutSeconds : defaultTimeout);
       });
     },
   };
