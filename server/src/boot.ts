@@ -95,10 +95,13 @@ async function startWorker(s: Services) {
   s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
   // The first sweep of a fresh queue; a no-op when another process already queued one.
   await scheduleRetention(s.database.db);
+  // Jobs queued by other processes (an API process, another worker) wake this one at once.
+  const unlisten = await s.database.listen("vektor_jobs", () => runner.poke());
   runner.start();
   return {
     runner,
     async stop() {
+      await unlisten().catch(() => {});
       await pool.close();
       await runner.stop();
     },

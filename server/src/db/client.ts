@@ -23,6 +23,8 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** Calls `fn` on each NOTIFY on `channel` (from any process sharing the database); resolves to the unsubscribe. */
+  listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,12 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
-  return { db, kind: "pglite", close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    listen: (channel, fn) => client.listen(channel, fn),
+    close: () => client.close(),
+  };
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -60,7 +67,15 @@ async function openPostgres(url: string): Promise<Database> {
     await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
     lock.release();
   }
-  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    kind: "postgres",
+    async listen(channel, fn) {
+      const { unlisten } = await client.listen(channel, fn);
+      return unlisten;
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
 }
 
 /**
