@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import type { ControlHandler } from "../jobs/handlers";
 import type { ConfigService } from "../modules/config/service";
+import { formatDuration } from "../lib/duration";
 import type { ObjectStore } from "../storage/types";
 import { lockRun, TERMINAL_RUN, type Engine, type RunRow, type StepRow } from "./engine";
 import { getNodeKind } from "./nodes";
@@ -52,6 +53,12 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
         }
         return d.engine.awaitApproval(tx, locked, fresh, result.timeoutSeconds > 0 ? result.timeoutSeconds : defaultTimeout);
       });
+    },
+    // Every try failed (storage or database trouble): the step fails, so the run ends instead of waiting forever.
+    async onFailed(tx, job, failure) {
+      const run = await lockRun(tx, job.data.runId);
+      if (!run || TERMINAL_RUN.has(run.status)) return;
+      await d.engine.failStep(tx, run, job.data.stepId, job.data.attempt, { code: "STEP_FAILED", message: `The step could not be run: ${failure.message}` });
     },
   };
 }
@@ -113,8 +120,14 @@ export function approvalTimeoutHandler(d: WorkflowHandlerDeps): ControlHandler<"
         if (!expired.length) return;
         const [step] = await tx.select().from(workflowStep).where(and(eq(workflowStep.runId, runId), eq(workflowStep.nodeId, nodeId)));
         const seconds = Math.round((expired[0].expiresAt.getTime() - expired[0].requestedAt.getTime()) / 1000);
-        await d.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_TIMEOUT", message: `Nobody decided within ${seconds} s` });
+        await d.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_TIMEOUT", message: `Nobody decided within ${formatDuration(seconds * 1000)}` });
       });
+    },
+    // The timeout could not be applied: end the run rather than leave it waiting past its limit.
+    async onFailed(tx, job, failure) {
+      const run = await lockRun(tx, job.data.runId);
+      if (!run || TERMINAL_RUN.has(run.status)) return;
+      await d.engine.finish(tx, run, "failed", { code: "APPROVAL_TIMEOUT", message: `The approval timed out and could not be closed cleanly: ${failure.message}` });
     },
   };
 }

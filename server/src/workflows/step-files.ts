@@ -5,7 +5,6 @@
  * derived from the step's job and their order, so a step re-run after a crash writes the same
  * files again instead of leaving a second copy behind.
  */
-import { candidateFormats } from "@vektor/shared/formats";
 import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
@@ -43,8 +42,9 @@ export function stepFiles(db: Db, store: ObjectStore, userId: string, jobId: str
     const id = derivedId(jobId, ++written);
     return { id, key: `u/${userId}/${id}` };
   };
-  const save = async (id: string, key: string, filename: string, mime: string, stored: { size: number; sha256: string }, sourceFileId: string | null) => {
-    const format = candidateFormats(mime, filename)[0]?.id ?? null;
+  // The format is known, not guessed from the name: a guess takes a generic .zip for a
+  // shapefile (the first ZIP format listed) and a renamed file's new extension for its content.
+  const save = async (id: string, key: string, filename: string, mime: string, format: string | null, stored: { size: number; sha256: string }, sourceFileId: string | null) => {
     const values = { id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, jobId, sourceFileId, uploadedAt: new Date() };
     const [row] = await db.insert(file).values(values).onConflictDoUpdate({ target: file.id, set: { size: values.size, checksum: values.checksum, uploadedAt: values.uploadedAt } }).returning();
     return fileRef(row);
@@ -55,12 +55,12 @@ export function stepFiles(db: Db, store: ObjectStore, userId: string, jobId: str
       const byId = new Map(rows.map((r) => [r.id, r]));
       const entries = files.flatMap((f) => (byId.has(f.id) ? [byId.get(f.id)!] : []));
       const { id, key } = nextKey();
-      return save(id, key, name, "application/zip", await putZip(store, key, entries), files[0]?.id ?? null);
+      return save(id, key, name, "application/zip", "zip", await putZip(store, key, entries), files[0]?.id ?? null);
     },
     async copyAs(ref, filename) {
       const [src] = await db.select().from(file).where(eq(file.id, ref.id));
       const { id, key } = nextKey();
-      return save(id, key, filename, src.mime, await store.put(key, await store.get(src.storageKey)), src.id);
+      return save(id, key, filename, src.mime, src.format, await store.put(key, await store.get(src.storageKey)), src.id);
     },
     byIds: (ids) => filesByIds(db, userId, ids),
     async uploadedSince(since) {

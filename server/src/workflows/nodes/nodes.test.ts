@@ -1,10 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { CatalogNode } from "@vektor/shared/schemas/workflow";
 import { ToolError } from "@vektor/shared/tools/manifest";
 import { getTool, listManifests } from "@vektor/wasm-tools";
-import { contextFor, fileRef, memoryFiles } from "../testing/context";
+import yauzl from "yauzl";
+import { fileRef, openTestStorage, type TestStorage, type TestUser } from "../testing/context";
 import { catalog, checkNodeKinds, getNodeKind, NODE_KINDS } from "./index";
 import { globToRegExp, matchesFilter } from "./logic-filter";
 import { chosenFormats } from "./op";
@@ -21,6 +22,39 @@ const outputsOf = (r: StepResult) => {
   if (r.kind !== "done") throw new Error(`expected done, got ${r.kind}`);
   return r.outputs;
 };
+
+// One real database and object store for the file (PGlite's initdb takes seconds; longer on a busy machine).
+let storage: TestStorage;
+/** The owner of the steps that only pass references along. */
+let me: TestUser;
+beforeAll(async () => {
+  storage = await openTestStorage();
+  me = await storage.user();
+}, 180_000);
+afterAll(() => storage?.close());
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** A ZIP's entries in order: name, compression method and content as text. */
+function zipEntries(bytes: Uint8Array): Promise<{ name: string; method: number; content: string }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out: { name: string; method: number; content: string }[] = [];
+      zip.on("entry", (e: yauzl.Entry) => {
+        zip.openReadStream(e, async (streamErr, stream) => {
+          if (streamErr || !stream) return reject(streamErr);
+          const data = Buffer.concat(await Array.fromAsync(stream as AsyncIterable<Buffer>));
+          out.push({ name: e.fileName, method: e.compressionMethod, content: data.toString("utf8") });
+          zip.readEntry();
+        });
+      });
+      zip.on("end", () => resolve(out));
+      zip.on("error", reject);
+      zip.readEntry();
+    });
+  });
+}
 
 describe("node registry", () => {
   test("every tool is an op node; the fixed kinds are all there", () => {
@@ -53,38 +87,54 @@ describe("trigger.* and op.workflow", () => {
     const inputs = [fileRef("a.pdf", "pdf")];
     for (const type of ["trigger.manual", "trigger.webhook", "trigger.schedule", "op.workflow"]) {
       const params = type === "op.workflow" ? { workflowId: "w" } : {};
-      expect(outputsOf(await kind(type).execute(contextFor(kind(type), params, { inputs }).ctx))).toEqual(inputs);
+      expect(outputsOf(await kind(type).execute(me.contextFor(kind(type), params, { inputs }).ctx))).toEqual(inputs);
     }
   });
 });
 
 describe("source.upload", () => {
   const source = kind("source.upload");
+  const since = new Date("2025-01-01");
+  const after = new Date("2025-06-01");
+  const pdf = { mime: "application/pdf" };
 
   test("the run's files, then fixed ones, then uploads since the last run that match; each once", async () => {
-    const run = fileRef("run.pdf", "pdf");
-    const fixed = fileRef("fixed.pdf", "pdf");
-    const old = fileRef("old-scan.PDF", "pdf", { createdAt: new Date("2024-01-01") });
-    const fresh = fileRef("scan-1.PDF", "pdf", { createdAt: new Date("2025-06-01") });
-    const other = fileRef("notes.txt", "txt", { createdAt: new Date("2025-06-01") });
-    const mem = memoryFiles([run, fixed, old, fresh, other]);
-    const since = new Date("2025-01-01");
-    const { ctx, logs } = contextFor(source, { fileIds: [fixed.id, run.id, "not-mine"], sinceLastRun: true, prefix: "scan", suffix: ".pdf" }, { runInputs: [run], previousRunAt: since, files: mem.files });
-    expect(outputsOf(await source.execute(ctx)).map((f) => f.filename)).toEqual(["run.pdf", "fixed.pdf", "scan-1.PDF"]);
-    expect(mem.sinceAsked).toEqual([since]);
-    expect(logs.join("\n")).toContain("1 of the fixed fileIds");
+    const u = await storage.user();
+    const run = await u.upload("scan-run.pdf", "run", { ...pdf, uploadedAt: new Date("2025-05-01") });
+    const fixed = await u.upload("fixed.pdf", "fixed", { ...pdf, uploadedAt: new Date("2024-06-01") });
+    const old = await u.upload("scan-0.pdf", "old", { ...pdf, uploadedAt: new Date("2024-12-31") });
+    const fresh = await u.upload("scan-1.PDF", "fresh", { ...pdf, uploadedAt: after });
+    await u.upload("scan-2.txt", "wrong suffix", { uploadedAt: after });
+    await u.upload("my-scan.pdf", "wrong prefix", { ...pdf, uploadedAt: after });
+    await u.upload("scan-out.pdf", "an output", { ...pdf, uploadedAt: after, jobId: "j_someone" });
+    const pending = await u.upload("scan-pending.pdf", "not confirmed", { ...pdf, status: "PENDING" });
+    const theirs = await (await storage.user()).upload("scan-theirs.pdf", "theirs", { ...pdf, uploadedAt: after });
+    const params = { fileIds: [fixed.id, run.id, theirs.id, "not-mine", pending.id], sinceLastRun: true, prefix: "scan", suffix: ".pdf" };
+    const { ctx, logs } = u.contextFor(source, params, { runInputs: [run], previousRunAt: since });
+    const out = outputsOf(await source.execute(ctx));
+    expect(out.map((f) => f.filename)).toEqual(["scan-run.pdf", "fixed.pdf", "scan-1.PDF"]);
+    expect(out.map((f) => f.id)).toEqual([run.id, fixed.id, fresh.id]);
+    expect(logs.join("\n")).toContain("3 of the fixed fileIds");
+    // scan-run.pdf matches too: counted among the uploads, given once.
+    expect(logs.join("\n")).toContain(`2 file(s) uploaded since ${since.toISOString()} match`);
+    // The first run (no previous one) takes every matching upload, oldest first.
+    const first = u.contextFor(source, { sinceLastRun: true, prefix: "scan", suffix: ".pdf" }, { previousRunAt: null });
+    expect(outputsOf(await source.execute(first.ctx)).map((f) => f.id)).toEqual([old.id, run.id, fresh.id]);
   });
 
   test("without sinceLastRun it does not look at other uploads", async () => {
-    const mem = memoryFiles([fileRef("x.pdf", "pdf")]);
-    const { ctx } = contextFor(source, {}, { files: mem.files });
+    const u = await storage.user();
+    await u.upload("x.pdf", "x", pdf);
+    const { ctx, logs } = u.contextFor(source, {});
     expect(outputsOf(await source.execute(ctx))).toEqual([]);
-    expect(mem.sinceAsked).toEqual([]);
+    expect(logs).toEqual([]);
   });
 
   test("nested in a sub-workflow it gives its inputs, not the run's files", async () => {
-    const inputs = [fileRef("from-parent.step", "step")];
-    const { ctx } = contextFor(source, { sinceLastRun: true }, { nested: true, inputs, runInputs: [fileRef("run.pdf", "pdf")] });
+    const u = await storage.user();
+    await u.upload("scan.pdf", "an upload", pdf);
+    const inputs = [await u.upload("from-parent.step", "solid")];
+    const { ctx } = u.contextFor(source, { sinceLastRun: true }, { nested: true, inputs, runInputs: [await u.upload("run.pdf", "run", pdf)] });
     expect(outputsOf(await source.execute(ctx))).toEqual(inputs);
   });
 });
@@ -95,7 +145,7 @@ describe("op.<tool>", () => {
     const a = fileRef("a.pdf", "pdf");
     const b = fileRef("b.pdf", null, { mime: "application/pdf" });
     const c = fileRef("c.step", "step");
-    const { ctx, logs } = contextFor(op, { level: 3 }, { inputs: [a, c, b] });
+    const { ctx, logs } = me.contextFor(op, { level: 3 }, { inputs: [a, c, b] });
     expect(await op.execute(ctx)).toEqual({
       kind: "jobs",
       jobs: [
@@ -109,17 +159,17 @@ describe("op.<tool>", () => {
   test("a tool that takes several files gets one job over all of them, within its limits", async () => {
     const op = kind("op.pdf.merge");
     const pdfs = [fileRef("1.pdf", "pdf"), fileRef("2.pdf", "pdf")];
-    expect(await op.execute(contextFor(op, {}, { inputs: pdfs }).ctx)).toEqual({ kind: "jobs", jobs: [{ type: "pdf.merge", inputFileIds: pdfs.map((f) => f.id), params: {} }] });
-    const one = op.execute(contextFor(op, {}, { inputs: [pdfs[0]] }).ctx);
+    expect(await op.execute(me.contextFor(op, {}, { inputs: pdfs }).ctx)).toEqual({ kind: "jobs", jobs: [{ type: "pdf.merge", inputFileIds: pdfs.map((f) => f.id), params: {} }] });
+    const one = op.execute(me.contextFor(op, {}, { inputs: [pdfs[0]] }).ctx);
     await expect(one).rejects.toBeInstanceOf(ToolError);
     await expect(one).rejects.toThrow("needs at least 2 files");
     const many = Array.from({ length: 101 }, (_, i) => fileRef(`${i}.pdf`, "pdf"));
-    await expect(op.execute(contextFor(op, {}, { inputs: many }).ctx)).rejects.toThrow("at most 100 files");
+    await expect(op.execute(me.contextFor(op, {}, { inputs: many }).ctx)).rejects.toThrow("at most 100 files");
   });
 
   test("no accepted file: no jobs", async () => {
     const op = kind("op.pdf.merge");
-    expect(await op.execute(contextFor(op, {}, { inputs: [] }).ctx)).toEqual({ kind: "jobs", jobs: [] });
+    expect(await op.execute(me.contextFor(op, {}, { inputs: [] }).ctx)).toEqual({ kind: "jobs", jobs: [] });
   });
 
   test("chosenFormats: choice params naming a produced format, not free text", () => {
@@ -156,7 +206,7 @@ describe("logic.filter", () => {
   test("execute keeps the matching inputs in order", async () => {
     const filter = kind("logic.filter");
     const inputs = [fileRef("a.pdf", "pdf", { size: 10 }), fileRef("b.step", "step", { size: 10 }), fileRef("c.pdf", "pdf", { size: 5000 })];
-    const { ctx, logs } = contextFor(filter, { formats: ["pdf"], maxSize: 100 }, { inputs });
+    const { ctx, logs } = me.contextFor(filter, { formats: ["pdf"], maxSize: 100 }, { inputs });
     expect(outputsOf(await filter.execute(ctx))).toEqual([inputs[0]]);
     expect(logs).toEqual(["Kept 1 of 3 file(s)"]);
   });
@@ -166,19 +216,19 @@ describe("logic.merge, logic.approval, sink.download", () => {
   test("merge gives each input once", async () => {
     const a = fileRef("a.pdf", "pdf");
     const b = fileRef("b.pdf", "pdf");
-    expect(outputsOf(await kind("logic.merge").execute(contextFor(kind("logic.merge"), {}, { inputs: [a, b, a] }).ctx))).toEqual([a, b]);
+    expect(outputsOf(await kind("logic.merge").execute(me.contextFor(kind("logic.merge"), {}, { inputs: [a, b, a] }).ctx))).toEqual([a, b]);
   });
 
   test("approval asks to wait; 0 means the configured default", async () => {
     const approval = kind("logic.approval");
-    expect(await approval.execute(contextFor(approval).ctx)).toEqual({ kind: "approval", timeoutSeconds: 0 });
-    expect(await approval.execute(contextFor(approval, { timeoutSeconds: 600 }).ctx)).toEqual({ kind: "approval", timeoutSeconds: 600 });
-    expect(() => contextFor(approval, { timeoutSeconds: 31_536_001 })).toThrow();
+    expect(await approval.execute(me.contextFor(approval).ctx)).toEqual({ kind: "approval", timeoutSeconds: 0 });
+    expect(await approval.execute(me.contextFor(approval, { timeoutSeconds: 600 }).ctx)).toEqual({ kind: "approval", timeoutSeconds: 600 });
+    expect(() => me.contextFor(approval, { timeoutSeconds: 31_536_001 })).toThrow();
   });
 
   test("download gives its inputs", async () => {
     const inputs = [fileRef("a.glb", "glb")];
-    expect(outputsOf(await kind("sink.download").execute(contextFor(kind("sink.download"), {}, { inputs }).ctx))).toEqual(inputs);
+    expect(outputsOf(await kind("sink.download").execute(me.contextFor(kind("sink.download"), {}, { inputs }).ctx))).toEqual(inputs);
   });
 });
 
@@ -192,13 +242,21 @@ describe("sink.zip", () => {
 
   test("packs the inputs into one file under the default name; nothing to pack, no zip", async () => {
     const zip = kind("sink.zip");
-    const mem = memoryFiles();
-    const inputs = [fileRef("a.pdf", "pdf"), fileRef("b.pdf", "pdf")];
-    const out = outputsOf(await zip.execute(contextFor(zip, {}, { inputs, files: mem.files }).ctx));
+    const u = await storage.user();
+    const a = await u.upload("a.pdf", "%PDF-1.7 first", { mime: "application/pdf" });
+    const b = await u.upload("b.pdf", "%PDF-1.7 the second one", { mime: "application/pdf" });
+    const out = outputsOf(await zip.execute(u.contextFor(zip, {}, { inputs: [a, b], files: u.files("j_zip") }).ctx));
     expect(out.map((f) => f.filename)).toEqual(["outputs.zip"]);
-    expect(mem.created).toEqual([{ how: "zip", file: out[0], from: inputs }]);
-    expect(outputsOf(await zip.execute(contextFor(zip, { name: "x" }, { files: mem.files }).ctx))).toEqual([]);
-    expect(mem.created).toHaveLength(1);
+    expect(out[0]).toMatchObject({ mime: "application/zip", format: "zip" });
+    const bytes = await storage.bytes(out[0]);
+    expect(out[0].size).toBe(bytes.length);
+    expect(await storage.row(out[0])).toMatchObject({ userId: u.id, status: "UPLOADED", jobId: "j_zip", sourceFileId: a.id, size: bytes.length, checksum: new Bun.CryptoHasher("sha256").update(bytes).digest("hex") });
+    expect(await zipEntries(bytes)).toEqual([
+      { name: "a.pdf", method: 0, content: "%PDF-1.7 first" },
+      { name: "b.pdf", method: 0, content: "%PDF-1.7 the second one" },
+    ]);
+    expect(outputsOf(await zip.execute(u.contextFor(zip, { name: "x" }).ctx))).toEqual([]);
+    expect((await u.fileIds()).sort()).toEqual([a.id, b.id, out[0].id].sort());
   });
 });
 
@@ -222,13 +280,21 @@ describe("sink.rename", () => {
 
   test("execute copies each input under its new name; an unchanged name is the file itself", async () => {
     const rename = kind("sink.rename");
-    const mem = memoryFiles();
-    const a = fileRef("a.pdf", "pdf");
-    const b = fileRef("b.pdf", "pdf");
-    const out = outputsOf(await rename.execute(contextFor(rename, { pattern: "{name}-{index}{ext}" }, { inputs: [a, b], files: mem.files }).ctx));
-    expect(out.map((f) => f.filename)).toEqual(["a-1.pdf", "b-2.pdf"]);
-    expect(mem.created.map((c) => c.from[0].id)).toEqual([a.id, b.id]);
-    expect(outputsOf(await rename.execute(contextFor(rename, {}, { inputs: [a], files: mem.files }).ctx))).toEqual([a]);
-    expect(mem.created).toHaveLength(2);
+    const u = await storage.user();
+    const a = await u.upload("a.pdf", "bytes of a", { mime: "application/pdf" });
+    const b = await u.upload("b.pdf", "bytes of b, longer", { mime: "application/pdf" });
+    // A format a name does not tell (a .zip could be several): the copy keeps what the upload was found to be.
+    const c = await u.upload("board.zip", "gerber layers", { mime: "application/zip", format: "gerber-zip" });
+    const out = outputsOf(await rename.execute(u.contextFor(rename, { pattern: "{name}-{index}{ext}" }, { inputs: [a, b, c], files: u.files("j_rename") }).ctx));
+    expect(out.map((f) => f.filename)).toEqual(["a-1.pdf", "b-2.pdf", "board-3.zip"]);
+    for (const [i, from] of [a, b, c].entries()) {
+      expect(out[i].id).not.toBe(from.id);
+      expect(out[i]).toMatchObject({ mime: from.mime, format: from.format, size: from.size });
+      expect(text(await storage.bytes(out[i]))).toBe(text(await storage.bytes(from)));
+      expect(await storage.row(out[i])).toMatchObject({ userId: u.id, status: "UPLOADED", jobId: "j_rename", sourceFileId: from.id });
+      expect((await storage.row(from)).filename).toBe(from.filename);
+    }
+    expect(outputsOf(await rename.execute(u.contextFor(rename, {}, { inputs: [a] }).ctx))).toEqual([a]);
+    expect((await u.fileIds()).sort()).toEqual([a.id, b.id, c.id, ...out.map((f) => f.id)].sort());
   });
 });
