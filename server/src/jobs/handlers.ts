@@ -49,7 +49,7 @@ export class JobHandlers {
   /** Throws when a kind has no handler or two, or a handler names a kind the queue does not know. */
   constructor(handlers: AnyHandler[]) {
     for (const h of handlers) {
-      if (!(h.kind in LANES)) throw new Error(`job handlers: unknown kind "${h.kind}"`);
+      if (!Object.hasOwn(LANES, h.kind)) throw new Error(`job handlers: unknown kind "${h.kind}"`);
       if (this.byKind.has(h.kind)) throw new Error(`job handlers: kind "${h.kind}" has two handlers`);
       this.byKind.set(h.kind, h);
     }

@@ -163,7 +163,7 @@ export class JobRunner {
     await this.db.transaction(async (tx) => {
       const done = await tx
         .update(job)
-        .set({ status: "succeeded", progress: 100, finishedAt: new Date(), leaseUntil: null })
+        .set({ status: "succeeded", progress: 100, errorCode: null, errorMessage: null, finishedAt: new Date(), leaseUntil: null })
         .where(this.owns(row))
         .returning({ id: job.id });
       if (done.length) await (handler.onSucceeded as ((tx: unknown, job: ControlJob<JobKind>) => Promise<void>) | undefined)?.(tx, view);
@@ -245,28 +245,33 @@ export class JobRunner {
   private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
     const userId = row.userId!;
     const stored: (typeof file.$inferInsert & { storageKey: string; id: string })[] = [];
-    for (const out of outputs) {
-      const id = newId("f");
-      const key = `u/${userId}/${id}`;
-      const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
-      const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
-      stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
+    let owned = false;
+    try {
+      for (const out of outputs) {
+        const id = newId("f");
+        const key = `u/${userId}/${id}`;
+        const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
+        const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
+        stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
+      }
+      const outputFileIds = stored.map((s) => s.id);
+      owned = await this.db.transaction(async (tx) => {
+        const done = await tx
+          .update(job)
+          .set({ status: "succeeded", progress: 100, outputFileIds, finishedAt: new Date(), leaseUntil: null })
+          .where(this.owns(row))
+          .returning({ id: job.id });
+        if (!done.length) return false;
+        await tx.insert(file).values(stored);
+        await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
+        await this.handlers.tool.onSettled(tx, row, { ok: true, outputFileIds });
+        return true;
+      });
+    } finally {
+      // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
+      // transaction rolled back): no file row points at these objects, so nothing else would delete them.
+      if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
     }
-    const outputFileIds = stored.map((s) => s.id);
-    const owned = await this.db.transaction(async (tx) => {
-      const done = await tx
-        .update(job)
-        .set({ status: "succeeded", progress: 100, outputFileIds, finishedAt: new Date(), leaseUntil: null })
-        .where(this.owns(row))
-        .returning({ id: job.id });
-      if (!done.length) return false;
-      await tx.insert(file).values(stored);
-      await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
-      await this.handlers.tool.onSettled(tx, row, { ok: true, outputFileIds });
-      return true;
-    });
-    // Lost the job to another claim (lease ran out): its outputs are not ours to keep.
-    if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
   }
 
   private async settleTool(row: JobRow, outcome: Extract<ToolOutcome, { ok: false }>): Promise<void> {

@@ -1,0 +1,85 @@
+/** Putting work on the queue, on the real database: dedupe keys and delayed jobs (run_after). */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { job } from "../db/schema";
+import { enqueue } from "./queue";
+import type { ControlHandler } from "./handlers";
+import { clearQueue, gate, handlerSet, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
+
+let q: TestQueue;
+beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
+afterAll(() => q?.close());
+beforeEach(() => clearQueue(q.db));
+afterEach(stopRunners);
+
+const step = (n: number) => ({ kind: "workflow.step" as const, data: { runId: "r", stepId: `s${n}`, attempt: 1 } });
+const withKey = (key: string) => q.db.select({ id: job.id, status: job.status }).from(job).where(eq(job.dedupeKey, key));
+
+describe("enqueue with a dedupe key", () => {
+  test("while a job holding the key is queued, a second enqueue returns null and adds no row", async () => {
+    const first = await enqueue(q.db, { ...step(1), dedupeKey: "k" });
+    expect(first).toBeString();
+    expect(await enqueue(q.db, { ...step(2), dedupeKey: "k" })).toBeNull();
+    expect(await withKey("k")).toEqual([{ id: first!, status: "queued" }]);
+  });
+
+  test("two enqueues of one key at the same moment queue one job", async () => {
+    const ids = await Promise.all([enqueue(q.db, { ...step(1), dedupeKey: "k" }), enqueue(q.db, { ...step(2), dedupeKey: "k" })]);
+    expect(ids.filter((id) => id !== null)).toHaveLength(1);
+    expect(await withKey("k")).toHaveLength(1);
+  });
+
+  test("while the job runs the key is still held; once it succeeded the key can be used again", async () => {
+    const release = gate();
+    const held: ControlHandler<"workflow.step"> = { kind: "workflow.step", retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 }, run: () => release.promise };
+    const first = (await enqueue(q.db, { ...step(1), dedupeKey: "k" }))!;
+    makeRunner(q, handlerSet(held)).start();
+    await waitForStatus(q.db, first, "running");
+    expect(await enqueue(q.db, { ...step(2), dedupeKey: "k" })).toBeNull();
+    release.open();
+    await waitForStatus(q.db, first, "succeeded");
+    const again = await enqueue(q.db, { ...step(3), dedupeKey: "k" });
+    expect(again).toBeString();
+    expect(await withKey("k")).toHaveLength(2);
+  });
+
+  test("an enqueue inside a transaction that rolls back leaves no job and no key held", async () => {
+    await q.db
+      .transaction(async (tx) => {
+        expect(await enqueue(tx, { ...step(1), dedupeKey: "k" })).toBeString();
+        throw new Error("the transition failed");
+      })
+      .catch(() => {});
+    expect(await withKey("k")).toEqual([]);
+    expect(await enqueue(q.db, { ...step(2), dedupeKey: "k" })).toBeString();
+  });
+});
+
+describe("run_after", () => {
+  test("a job is not claimed before its run_after; a due one is", async () => {
+    const runner = makeRunner(q, handlerSet());
+    const later = (await enqueue(q.db, { ...step(1), runAfter: new Date(Date.now() + 3_600_000) }))!;
+    expect(await runner.claim("control")).toBeNull();
+    const due = (await enqueue(q.db, { ...step(2), runAfter: new Date(Date.now() - 1_000) }))!;
+    expect((await runner.claim("control"))?.id).toBe(due);
+    expect(await runner.claim("control")).toBeNull();
+    expect((await jobRow(q.db, later)).status).toBe("queued");
+  });
+
+  test("a job delayed 1.5 s waits while a later immediate job runs, then runs once its time has come", async () => {
+    const ran: string[] = [];
+    const record: ControlHandler<"workflow.step"> = { kind: "workflow.step", retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 }, run: async (j) => void ran.push(j.id) };
+    const runAfter = new Date(Date.now() + 1_500);
+    const delayed = (await enqueue(q.db, { ...step(1), runAfter }))!;
+    const now = (await enqueue(q.db, step(2)))!;
+    makeRunner(q, handlerSet(record)).start();
+    await waitForStatus(q.db, now, "succeeded");
+    // Read in one statement: if the delay has not passed yet, the delayed job must still be queued.
+    const [early] = await q.db.select({ status: job.status, due: sql<boolean>`${job.runAfter} <= now()` }).from(job).where(eq(job.id, delayed));
+    if (!early.due) expect(early.status).toBe("queued");
+    const done = await waitForStatus(q.db, delayed, "succeeded");
+    expect(ran).toEqual([now, delayed]);
+    expect(done.startedAt!.getTime()).toBeGreaterThanOrEqual(runAfter.getTime());
+    expect(done.attempts).toBe(1);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * What the queue tests share: a real database (PGlite in a temp dir, or a fresh database on the
+ * PostgreSQL server named by TEST_DATABASE_URL), a real object store, a complete handler set
+ * built from the test's own handlers, real runners that are stopped after each test, and
+ * polling with a generous deadline (no assertion depends on this machine's speed).
+ * Not a test file itself.
+ */
+import { eq, sql } from "drizzle-orm";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { openDatabase, type Db } from "../db/client";
+import { file, job, user } from "../db/schema";
+import { newId } from "../lib/ids";
+import { createLogger } from "../log";
+import type { JobRow } from "../modules/jobs/view";
+import { LocalStore } from "../storage/local";
+import { JobHandlers, type AnyHandler, type ControlHandler, type ToolRunHandler } from "./handlers";
+import { JOB_KINDS, type JobKind } from "./kinds";
+import { WorkerPool } from "./pool";
+import { JobRunner, type RunnerOptions } from "./runner";
+
+export type ControlKind = Exclude<JobKind, "tool.run">;
+
+/** PGlite's initdb takes seconds, far more on a loaded machine: the setup gets its own timeout. */
+export const SETUP_TIMEOUT = 180_000;
+export const log = createLogger("silent");
+
+export interface TestQueue {
+  db: Db;
+  store: LocalStore;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A migrated database and an object store, both new; PostgreSQL when TEST_DATABASE_URL is set. */
+export async function openTestQueue(): Promise<TestQueue> {
+  const dir = mkdtempSync(join(tmpdir(), "vektor-queue-"));
+  mkdirSync(join(dir, "db"));
+  const pg = process.env.TEST_DATABASE_URL ? await freshDatabase(process.env.TEST_DATABASE_URL) : null;
+  const database = await openDatabase({ databaseUrl: pg?.url ?? null, dataDir: dir, pgliteSharedBuffers: "8MB" });
+  return {
+    db: database.db,
+    store: new LocalStore(join(dir, "objects")),
+    dir,
+    async close() {
+      await database.close();
+      await pg?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const a = postgres(base, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** A control handler that does nothing, with one try. */
+export function noopControl<K extends ControlKind>(kind: K): ControlHandler<K> {
+  return { kind, retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 }, run: async () => {} };
+}
+
+export const noopTool: ToolRunHandler = { kind: "tool.run", maxAttempts: 3, onSettled: async () => {} };
+
+/** The test's handlers, the other kinds filled with no-ops so the registry accepts the set. */
+export function handlerSet(...own: AnyHandler[]): JobHandlers {
+  const given = new Set(own.map((h) => h.kind));
+  const rest = JOB_KINDS.filter((k) => !given.has(k)).map((k): AnyHandler => (k === "tool.run" ? noopTool : noopControl(k)));
+  return new JobHandlers([...own, ...rest]);
+}
+
+const live: { runner: JobRunner; pool: WorkerPool }[] = [];
+
+/** A real runner over `pool` (none: a pool of size 0, so no tool lane), stopped by stopRunners(). */
+export function makeRunner(
+  q: TestQueue,
+  handlers: JobHandlers,
+  opts: Partial<RunnerOptions> & { pool?: WorkerPool; limits?: { perUser: number; global: number } } = {},
+): JobRunner {
+  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, ...rest } = opts;
+  const runner = new JobRunner(
+    q.db,
+    q.store,
+    pool,
+    log,
+    { timeoutMs: 600_000, leaseMs: 30_000, maxInputBytes: 1 << 30, pollMs: 50, controlLanes: 1, ...rest },
+    async () => limits,
+    handlers,
+  );
+  live.push({ runner, pool });
+  return runner;
+}
+
+/** Stops every runner of the test and closes its pool (closing ends a tool run still in flight). */
+export async function stopRunners(): Promise<void> {
+  for (const { runner, pool } of live.splice(0)) await Promise.all([runner.stop(), pool.close()]);
+}
+
+/** An empty queue and no files, so one test's jobs never reach the next test's runner. */
+export async function clearQueue(db: Db): Promise<void> {
+  await db.delete(job);
+  await db.delete(file);
+}
+
+export async function insertUser(db: Db): Promise<string> {
+  const id = newId("u");
+  await db.insert(user).values({ id, name: "queue test", email: `${id}@example.test` });
+  return id;
+}
+
+/** A PDF of `pages` pages, stored and recorded as the user's UPLOADED file. */
+export async function uploadPdf(q: TestQueue, userId: string, pages: number): Promise<string> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`page ${i + 1}`, { x: 50, y: 780, size: 18, font });
+  const bytes = await doc.save();
+  const id = newId("f");
+  const storageKey = `u/${userId}/${id}`;
+  const put = await q.store.put(storageKey, new Response(bytes as Uint8Array<ArrayBuffer>).body!);
+  await q.db.insert(file).values({ id, userId, filename: "in.pdf", mime: "application/pdf", size: put.size, checksum: put.sha256, status: "UPLOADED", format: "pdf", storageKey, uploadedAt: new Date() });
+  return id;
+}
+
+/** A queued tool.run job, as the jobs service writes one. */
+export async function insertToolJob(db: Db, v: { userId: string; type: string; params?: Record<string, unknown>; inputFileIds?: string[] }): Promise<string> {
+  const id = newId("job");
+  await db.insert(job).values({ id, userId: v.userId, kind: "tool.run", lane: "tool", type: v.type, status: "queued", params: v.params ?? {}, inputFileIds: v.inputFileIds ?? [] });
+  return id;
+}
+
+export async function jobRow(db: Db, id: string): Promise<JobRow> {
+  const [row] = await db.select().from(job).where(eq(job.id, id));
+  if (!row) throw new Error(`job ${id} is gone`);
+  return row;
+}
+
+/** Jobs whose data carries `marker` (what a test's hook enqueued). */
+export async function countMarked(db: Db, marker: string): Promise<number> {
+  const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(job).where(sql`${job.data}->>'runId' = ${marker}`);
+  return r.n;
+}
+
+/** Polls `probe` until it returns a value other than null/undefined/false; fails after a generous deadline. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 50_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await Bun.sleep(25)) {
+    const v = await probe();
+    if (v !== null && v !== undefined && v !== false) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const FINAL = ["succeeded", "failed", "cancelled"];
+
+/** Polls until the job has `status`; returns its row. Fails at once if the job ended otherwise. */
+export function waitForStatus(db: Db, id: string, status: string, timeoutMs?: number): Promise<JobRow> {
+  return waitFor(
+    `job ${id} to be ${status}`,
+    async () => {
+      const row = await jobRow(db, id);
+      if (row.status !== status && FINAL.includes(row.status)) throw new Error(`job ${id} ended ${row.status} (${row.errorCode}: ${row.errorMessage}), not ${status}`);
+      return row.status === status && row;
+    },
+    timeoutMs,
+  );
+}
+
+/** A promise with its resolver outside (a handler that waits until the test lets it go). */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+}

@@ -1,0 +1,154 @@
+/**
+ * The runner's tool lane with a real worker pool and real tools: a long run does not hold up
+ * control jobs, a cancel stops a run, a failing onSettled records nothing, and a job of a dead
+ * process is taken back and its outputs recorded once.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { file, job } from "../db/schema";
+import type { ToolOutcome, ToolRunHandler } from "./handlers";
+import { enqueue } from "./queue";
+import {
+  clearQueue,
+  countMarked,
+  handlerSet,
+  insertToolJob,
+  insertUser,
+  jobRow,
+  log,
+  makeRunner,
+  openTestQueue,
+  SETUP_TIMEOUT,
+  stopRunners,
+  uploadPdf,
+  waitFor,
+  waitForStatus,
+  type TestQueue,
+} from "./queue.testkit";
+import { WorkerPool } from "./pool";
+
+let q: TestQueue;
+let userId: string;
+beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
+afterAll(() => q?.close());
+beforeEach(async () => {
+  await clearQueue(q.db);
+  userId = await insertUser(q.db);
+});
+afterEach(stopRunners);
+
+/**
+ * Starting a worker and running a real tool takes seconds, many more on a loaded machine: polls
+ * wait up to SLOW and each test gets TEST_TIMEOUT. Nothing asserts how long anything took.
+ */
+const SLOW = 200_000;
+const TEST_TIMEOUT = 240_000;
+
+/** Seconds of work for one worker: 40 pages at 300 dpi (the pool test's timeout case). */
+async function longRender(): Promise<string> {
+  const input = await uploadPdf(q, userId, 40);
+  return insertToolJob(q.db, { userId, type: "pdf.render-png", params: { dpi: 300 }, inputFileIds: [input] });
+}
+
+/** Rendering on a worker: its first pages are done (the claim alone does not prove the tool started). */
+function waitUntilRendering(id: string) {
+  return waitFor(`job ${id} to report progress`, async () => {
+    const row = await jobRow(q.db, id);
+    return row.status === "running" && row.progress > 0;
+  }, SLOW);
+}
+
+const outputsOf = (id: string) => q.db.select({ id: file.id }).from(file).where(eq(file.jobId, id));
+/** Objects the store holds for this test's user: inputs and recorded outputs, nothing orphaned. */
+const objectsOfUser = () => readdirSync(join(q.dir, "objects", "u", userId)).sort();
+
+describe("lanes", () => {
+  test("a control job queued while a long tool job holds the only tool lane finishes before it", async () => {
+    const pool = new WorkerPool(1, log);
+    const runner = makeRunner(q, handlerSet(), { pool });
+    const tool = await longRender();
+    runner.start();
+    await waitUntilRendering(tool);
+    const control = (await enqueue(q.db, { kind: "workflow.step", data: { runId: "r", stepId: "s", attempt: 1 } }))!;
+    runner.poke();
+    await waitForStatus(q.db, control, "succeeded", SLOW);
+    expect((await jobRow(q.db, tool)).status).toBe("running");
+    runner.cancelLocal([tool]);
+    await waitForStatus(q.db, tool, "cancelled", SLOW);
+  }, TEST_TIMEOUT);
+});
+
+describe("cancel", () => {
+  test("cancel_requested_at on a running tool job stops it at the next lease renewal: cancelled, CANCELLED", async () => {
+    const pool = new WorkerPool(1, log);
+    const runner = makeRunner(q, handlerSet(), { pool, leaseMs: 900 });
+    const id = await longRender();
+    runner.start();
+    await waitUntilRendering(id);
+    await q.db.update(job).set({ cancelRequestedAt: new Date() }).where(eq(job.id, id));
+    const cancelled = await waitForStatus(q.db, id, "cancelled", SLOW);
+    expect(cancelled.errorCode).toBe("CANCELLED");
+    expect(await outputsOf(id)).toEqual([]);
+  }, TEST_TIMEOUT);
+
+  test("cancelLocal stops a running tool job at once, with no renewal in between", async () => {
+    const pool = new WorkerPool(1, log);
+    // A 10-minute lease is renewed every 200 s: only cancelLocal can stop the run here.
+    const runner = makeRunner(q, handlerSet(), { pool, leaseMs: 600_000 });
+    const id = await longRender();
+    runner.start();
+    await waitUntilRendering(id);
+    runner.cancelLocal([id]);
+    const cancelled = await waitForStatus(q.db, id, "cancelled", SLOW);
+    expect(cancelled).toMatchObject({ errorCode: "CANCELLED", cancelRequestedAt: null });
+  }, TEST_TIMEOUT);
+});
+
+describe("onSettled", () => {
+  test("an onSettled that throws on success records neither the success, its outputs nor the hook's writes, and leaves no orphan objects", async () => {
+    const seen: ToolOutcome[] = [];
+    const hook: ToolRunHandler = {
+      kind: "tool.run",
+      maxAttempts: 3,
+      async onSettled(tx, row, outcome) {
+        seen.push(outcome);
+        await enqueue(tx, { kind: "approval.timeout", data: { runId: row.id, nodeId: outcome.ok ? "ok" : "failed" } });
+        if (outcome.ok) throw new Error("the hook failed after queueing its job");
+      },
+    };
+    const input = await uploadPdf(q, userId, 2);
+    const id = await insertToolJob(q.db, { userId, type: "pdf.split", inputFileIds: [input] });
+    makeRunner(q, handlerSet(hook), { pool: new WorkerPool(1, log) }).start();
+    const settled = await waitFor(`job ${id} to settle`, async () => {
+      const row = await jobRow(q.db, id);
+      return row.status !== "queued" && row.status !== "running" && row;
+    }, SLOW);
+    // The runner turns an error while recording into a failure, recorded with its own hook call.
+    expect(settled).toMatchObject({ status: "failed", errorCode: "TOOL_FAILED", outputFileIds: [] });
+    expect(seen.map((o) => o.ok)).toEqual([true, false]);
+    expect(await outputsOf(id)).toEqual([]);
+    expect(await countMarked(q.db, id)).toBe(1);
+    expect(objectsOfUser()).toEqual([input]);
+  }, TEST_TIMEOUT);
+});
+
+describe("a tool job whose process died", () => {
+  test("is claimed again after its lease ran out and its outputs are recorded once", async () => {
+    const settled: ToolOutcome[] = [];
+    const hook: ToolRunHandler = { kind: "tool.run", maxAttempts: 3, onSettled: async (_tx, _row, o) => void settled.push(o) };
+    const input = await uploadPdf(q, userId, 2);
+    const id = await insertToolJob(q.db, { userId, type: "pdf.split", inputFileIds: [input] });
+    const stale = new Date(Date.now() - 60_000);
+    await q.db.update(job).set({ status: "running", attempts: 1, leaseUntil: stale, startedAt: stale }).where(eq(job.id, id));
+    makeRunner(q, handlerSet(hook), { pool: new WorkerPool(1, log), leaseMs: 900 }).start();
+    const done = await waitForStatus(q.db, id, "succeeded", SLOW);
+    expect(done.attempts).toBe(2);
+    expect(done.outputFileIds).toHaveLength(2);
+    await Bun.sleep(1_500);
+    expect(settled).toHaveLength(1);
+    expect((await outputsOf(id)).map((f) => f.id).sort()).toEqual([...done.outputFileIds].sort());
+    expect(objectsOfUser()).toEqual([input, ...done.outputFileIds].sort());
+  }, TEST_TIMEOUT);
+});

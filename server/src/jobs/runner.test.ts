@@ -1,0 +1,152 @@
+/**
+ * The runner's control lane on the real database: retries with back-off, completion hooks in the
+ * outcome's transaction, jobs of a dead process taken back, and the per-user limit of tool jobs.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { job } from "../db/schema";
+import { newId } from "../lib/ids";
+import type { ControlHandler, Failure } from "./handlers";
+import { enqueue } from "./queue";
+import { claimStatement, QUEUED } from "./runner";
+import {
+  clearQueue,
+  countMarked,
+  handlerSet,
+  insertToolJob,
+  insertUser,
+  jobRow,
+  makeRunner,
+  openTestQueue,
+  SETUP_TIMEOUT,
+  stopRunners,
+  waitForStatus,
+  type TestQueue,
+} from "./queue.testkit";
+
+let q: TestQueue;
+beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
+afterAll(() => q?.close());
+beforeEach(() => clearQueue(q.db));
+afterEach(stopRunners);
+
+const stepJob = (id: string) => ({ kind: "workflow.step" as const, data: { runId: id, stepId: "s", attempt: 1 } });
+/** What a hook queues: an approval.timeout job marked with `marker`, counted by countMarked. */
+const markerJob = (marker: string) => ({ kind: "approval.timeout" as const, data: { runId: marker, nodeId: "n" } });
+
+describe("retries", () => {
+  test("a handler that throws twice then succeeds ends succeeded after 3 tries, each retry after its back-off", async () => {
+    const retry = { attempts: 5, baseDelayMs: 400, maxDelayMs: 10_000 };
+    const tries: number[] = [];
+    const flaky: ControlHandler<"workflow.step"> = {
+      kind: "workflow.step",
+      retry,
+      async run() {
+        tries.push(Date.now());
+        if (tries.length < 3) throw new Error(`try ${tries.length} failed`);
+      },
+    };
+    const id = (await enqueue(q.db, stepJob("r")))!;
+    makeRunner(q, handlerSet(flaky)).start();
+    const done = await waitForStatus(q.db, id, "succeeded");
+    expect(done.attempts).toBe(3);
+    expect(tries).toHaveLength(3);
+    // backoffMs waits at least half the step: base after the first failure, 2 x base after the second.
+    expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(retry.baseDelayMs * 0.5);
+    expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(retry.baseDelayMs * 2 * 0.5);
+  });
+
+  test("a handler that always throws fails after the policy's attempts, and onFailed commits exactly once", async () => {
+    const failures: Failure[] = [];
+    let tries = 0;
+    const broken: ControlHandler<"workflow.step"> = {
+      kind: "workflow.step",
+      retry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 100 },
+      async run() {
+        throw new Error(`try ${++tries} failed`);
+      },
+      async onFailed(tx, j, failure) {
+        failures.push(failure);
+        await enqueue(tx, markerJob(j.id));
+      },
+    };
+    const id = (await enqueue(q.db, stepJob("r")))!;
+    makeRunner(q, handlerSet(broken)).start();
+    const failed = await waitForStatus(q.db, id, "failed");
+    expect(failed).toMatchObject({ attempts: 3, errorCode: "HANDLER_FAILED", errorMessage: "try 3 failed" });
+    expect(tries).toBe(3);
+    expect(failures).toEqual([{ code: "HANDLER_FAILED", message: "try 3 failed" }]);
+    expect(await countMarked(q.db, id)).toBe(1);
+  });
+});
+
+describe("completion hooks", () => {
+  test("an onSucceeded that throws rolls the success back: the job is claimed again after its lease and succeeds once", async () => {
+    let runs = 0;
+    let hookCalls = 0;
+    const hooked: ControlHandler<"workflow.step"> = {
+      kind: "workflow.step",
+      retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 10 },
+      async run() {
+        runs++;
+      },
+      async onSucceeded(tx, j) {
+        await enqueue(tx, markerJob(j.id));
+        if (++hookCalls === 1) throw new Error("the hook failed after queueing its job");
+      },
+    };
+    const id = (await enqueue(q.db, stepJob("r")))!;
+    makeRunner(q, handlerSet(hooked), { leaseMs: 600 }).start();
+    const done = await waitForStatus(q.db, id, "succeeded");
+    // Claimed twice: the first success was not recorded, and the first hook's job went with it.
+    expect(done.attempts).toBe(2);
+    expect(runs).toBe(2);
+    expect(hookCalls).toBe(2);
+    expect(await countMarked(q.db, id)).toBe(1);
+  });
+});
+
+describe("a job whose process died", () => {
+  test("a running job whose lease ran out is claimed again and finished once", async () => {
+    const runs: { attempts: number }[] = [];
+    const once: ControlHandler<"workflow.step"> = {
+      kind: "workflow.step",
+      retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 10 },
+      async run(j) {
+        runs.push({ attempts: j.attempts });
+      },
+      onSucceeded: async (tx, j) => void (await enqueue(tx, markerJob(j.id))),
+    };
+    const id = newId("job");
+    const stale = new Date(Date.now() - 60_000);
+    await q.db.insert(job).values({ id, kind: "workflow.step", lane: "control", type: "workflow.step", status: "running", attempts: 1, leaseUntil: stale, startedAt: stale, params: {}, inputFileIds: [], data: stepJob("r").data, origin: "system" });
+    const runner = makeRunner(q, handlerSet(once), { leaseMs: 600 });
+    runner.start();
+    const done = await waitForStatus(q.db, id, "succeeded");
+    expect(done.attempts).toBe(2);
+    // A few more polls and lease lengths: nothing runs it again.
+    await Bun.sleep(1_500);
+    expect(runs).toEqual([{ attempts: 2 }]);
+    expect(await countMarked(q.db, id)).toBe(1);
+    expect((await jobRow(q.db, id)).status).toBe("succeeded");
+  });
+});
+
+describe("the per-user limit", () => {
+  test("counts tool jobs only: the user's running control job does not hold back their tool job", async () => {
+    const userId = await insertUser(q.db);
+    const runner = makeRunner(q, handlerSet(), { limits: { perUser: 1, global: 0 } });
+    const control = (await enqueue(q.db, { ...stepJob("r"), userId }))!;
+    expect((await runner.claim("control"))?.id).toBe(control);
+    const tool1 = await insertToolJob(q.db, { userId, type: "pdf.split" });
+    const tool2 = await insertToolJob(q.db, { userId, type: "pdf.split" });
+    expect((await runner.claim("tool"))?.id).toBe(tool1);
+    // The limit itself holds: the user's second tool job waits for the first.
+    expect(await runner.claim("tool")).toBeNull();
+    const other = await insertToolJob(q.db, { userId: await insertUser(q.db), type: "pdf.split" });
+    expect((await claimStatement(q.db, QUEUED, { lane: "tool", perUser: 1, global: 0, leaseMs: 30_000 }))[0]?.id).toBe(other);
+    expect((await jobRow(q.db, tool2)).status).toBe("queued");
+    const [running] = await q.db.select({ n: sql<number>`count(*)::int` }).from(job).where(eq(job.status, "running"));
+    expect(running.n).toBe(3);
+  });
+});
