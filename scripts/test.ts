@@ -2,7 +2,7 @@
  * `npm test`: every test. Type-checks every workspace (tsc, strict), installs what the tests
  * need from Debian when it is missing (checkers such as qpdf, a PostgreSQL server), runs the
  * unit and integration tests on the
- * embedded PGlite, then the HTTP integration tests again against a throwaway PostgreSQL
+ * embedded PGlite, then the HTTP integration and queue tests again against a throwaway PostgreSQL
  * cluster on a loopback port, and prints one closing line: "tests: N passed, N failed".
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -140,8 +140,10 @@ if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only 
 const pg = e2eOnly ? null : await startPostgres();
 if (pg) {
   try {
-    const serverOnly = only.filter((p) => p.startsWith("server/test"));
-    await bunTest("HTTP integration (PostgreSQL)", serverOnly.length ? serverOnly : ["server/test"], { TEST_DATABASE_URL: pg.url });
+    // The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
+    const onPostgres = ["server/test", "server/src/jobs"];
+    const serverOnly = only.filter((p) => onPostgres.some((dir) => p.startsWith(dir)));
+    await bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : onPostgres, { TEST_DATABASE_URL: pg.url });
   } finally {
     pg.stop();
   }
