@@ -4,7 +4,7 @@
  */
 import { VektorClient } from "@vektor/shared/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, PASSWORD } from "./harness";
@@ -30,13 +30,25 @@ beforeAll(async () => {
     stderr: "inherit",
   });
   void readLogs(proc.stdout as ReadableStream<Uint8Array>);
-  for (let i = 0; i < 200; i++) {
+  // A fresh DATA_DIR means a PGlite initdb first: about 8 s here, so the deadline leaves a slower,
+  // busier machine room; a server that never comes up still fails.
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
     const up = await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false);
     if (up) return;
     await Bun.sleep(100);
   }
   throw new Error("server did not start");
-}, 60_000);
+}, 150_000);
+
+/** Polls until `ready()` holds (true), or gives up at the deadline (false). */
+async function until(ready: () => boolean, ms = 30_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ready()) {
+    if (Date.now() > deadline) return false;
+    await Bun.sleep(20);
+  }
+  return true;
+}
 
 afterAll(() => {
   proc.kill("SIGKILL");
@@ -47,7 +59,7 @@ describe("the server process", () => {
   test("log lines are JSON and carry the request id", async () => {
     const res = await fetch(`${base}/status`, { headers: { "x-request-id": "trace-proc-0001" } });
     expect(res.headers.get("x-request-id")).toBe("trace-proc-0001");
-    await Bun.sleep(200);
+    await until(() => logs.includes("trace-proc-0001")); // the line reaches the pipe a moment after the answer
     const lines = logs.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
     expect(lines.find((l) => l.requestId === "trace-proc-0001")).toMatchObject({ method: "GET", path: "/status", status: 200, level: 30 });
   });
@@ -85,9 +97,12 @@ describe("the server process", () => {
       },
     });
     const put = fetch(p.uploadUrl, { method: "PUT", body, headers: { "content-length": String(bytes.length) }, duplex: "half" } as RequestInit);
-    await Bun.sleep(300);
+    // Conditions, not sleeps: the upload is in flight (the store's temp file exists) when SIGTERM
+    // goes out, and the shutdown has begun before the second half of the body is sent.
+    const temp = join(dataDir, "objects", ".tmp");
+    expect(await until(() => existsSync(temp) && readdirSync(temp).length > 0)).toBe(true);
     proc.kill("SIGTERM");
-    await Bun.sleep(300);
+    expect(await until(() => logs.includes("shutting down"))).toBe(true);
     release();
     const res = await put;
     expect(res.status).toBe(200);

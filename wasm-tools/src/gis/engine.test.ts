@@ -71,14 +71,14 @@ describe("GIS engine", () => {
     expect(bad.reproject).toMatch(/^TOOL_FAILED Could not load the GIS engine/);
     expect(JSON.parse(noData.out).convert).toMatch(/^TOOL_FAILED .*no source for gdal3WebAssembly\.data: the host must provide it/);
     expect(JSON.parse(wrongData.out).convert).toMatch(/^TOOL_FAILED .*gdal3WebAssembly\.data has 1000 bytes, this gdal3\.js build expects \d+/);
-  }, 90_000);
+  }, 180_000);
 
   test("without gdal-bin the output checks fail and say how to install it (they never skip)", async () => {
     const script = `const { requireGdalBin } = await import(SRC + "/gis/testing/cli.ts");
 try { requireGdalBin(); console.log("no error"); } catch (e) { console.log(e.message); }`;
     const r = await inFreshProcess(script, { PATH: "/nonexistent" });
     expect(r.out).toMatch(/ogrinfo, ogr2ogr, gdalinfo, gdaltransform not found.*apt-get install -y gdal-bin/);
-  }, 20_000);
+  }, 60_000);
 
   test("the refs name gdal3.js's files beside its entry module", () => {
     expect([GDAL_WASM, GDAL_DATA].map((r) => `${r.family}/${r.name}: ${r.pkg} ${r.file}`)).toEqual([
@@ -93,13 +93,13 @@ try { requireGdalBin(); console.log("no error"); } catch (e) { console.log(e.mes
     expect(gdal.leftovers()).toEqual([]);
     await expectToolError(runGis("gis.convert", inputOf("b.csv", "a,b\n1,2\n"), { to: "gpkg" }), "INPUT_INVALID");
     expect(gdal.leftovers()).toEqual([]);
-  }, 20_000);
+  }, 60_000);
 
   test("runs started together take turns and each gets its own result", async () => {
     const sizes = [1, 2, 3, 4, 5, 6];
     const outputs = await Promise.all(sizes.map((n) => runGis("gis.convert", inputOf("same.geojson", featureCollection(SAMPLE_FEATURES.slice(0, n))), { to: "flatgeobuf" })));
     expect(outputs.map(([o]) => nativeVector(o.name, o.bytes)[0].featureCount)).toEqual(sizes);
-  }, 30_000);
+  }, 60_000);
 
   test("cancellation: an aborted run reports CANCELLED and the engine carries on", async () => {
     const aborted = new AbortController();
@@ -112,7 +112,7 @@ try { requireGdalBin(); console.log("no error"); } catch (e) { console.log(e.mes
     await expectToolError(running, "CANCELLED");
     const [after] = await runGis("gis.convert", inputOf("a.geojson", featureCollection()), { to: "gpkg" });
     expect(nativeVector(after.name, after.bytes)[0].featureCount).toBe(7);
-  }, 30_000);
+  }, 60_000);
 
   test("a crashed WASM instance is reported as TOOL_FAILED and replaced on the next run", async () => {
     const before = await loadGdal();
@@ -132,5 +132,5 @@ try { requireGdalBin(); console.log("no error"); } catch (e) { console.log(e.mes
     const [out] = await runGis("gis.convert", inputOf("a.geojson", featureCollection()), { to: "gpkg" });
     expect(nativeVector(out.name, out.bytes)[0].featureCount).toBe(7);
     expect(await loadGdal()).not.toBe(before);
-  }, 30_000);
+  }, 60_000);
 });

@@ -43,5 +43,5 @@ describe("pcb portability", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 60_000);
 });

@@ -81,5 +81,5 @@ const SOURCE = (ref) => ({ bytes: new Uint8Array(r(nodeWasmPath(ref))) });${runB
     expect(bad.pdf).toMatch(/^TOOL_FAILED Could not load the PDF engine/);
     expect(bad.laz).toMatch(/^TOOL_FAILED Could not load the LAZ decoder/);
     expect(bad.lazAgain).toBe(ok.lazAgain); // pointcloud.info reads headers only: no WASM needed
-  }, 30_000);
+  }, 60_000);
 });

@@ -33,7 +33,7 @@ describe("gis.convert", () => {
       expect(courtyard.length).toBe(2); // the hole survived
       if (to !== "kml") expect(byName("Zürich")?.properties).toMatchObject({ name: "Zürich", kind: "point", rank: 2, height: 408 });
     }
-  }, 30_000);
+  }, 60_000);
 
   test("GeoJSON to DXF: the geometry (DXF keeps no attributes or CRS)", async () => {
     const [out] = await convert("dxf");
@@ -43,7 +43,7 @@ describe("gis.convert", () => {
     expect(layer.featureCount).toBe(7);
     expect(types(layer)).toEqual(["LineString", "Point", "Polygon"]);
     expect(layer.features.find((f) => f.geometry?.type === "Point")?.geometry?.coordinates).toEqual([10, 50]);
-  }, 20_000);
+  }, 60_000);
 
   test("GeoJSON to a shapefile ZIP: one shapefile per geometry kind, UTF-8 attributes, .prj", async () => {
     const [out] = await convert("shapefile-zip");
@@ -62,7 +62,7 @@ describe("gis.convert", () => {
     for (const layer of layers) expect(layer.epsg).toBe(4326);
     expect(names(byName.sample_points)).toEqual(["Frankfurt-ish", "Zürich", "Null Island"]);
     expect(byName.sample_points.features[0].geometry?.coordinates).toEqual([10, 50]);
-  }, 20_000);
+  }, 60_000);
 
   test("a shapefile ZIP reads back: one GeoJSON per shapefile", async () => {
     const [zip] = await convert("shapefile-zip");
@@ -70,7 +70,7 @@ describe("gis.convert", () => {
     expect(outputs.map((o) => o.name).sort()).toEqual(["sample-sample_lines.geojson", "sample-sample_points.geojson", "sample-sample_polygons.geojson"]);
     const counts = outputs.map((o) => nativeVector(o.name, o.bytes)[0].featureCount).sort();
     expect(counts).toEqual([2, 2, 3]);
-  }, 20_000);
+  }, 60_000);
 
   test("every format it writes, it reads back (KML, DXF, FlatGeobuf, CSV, GeoPackage, GeoJSON)", async () => {
     for (const [from, count] of [
@@ -92,7 +92,7 @@ describe("gis.convert", () => {
       [10, 50],
       [11, 51],
     ]);
-  }, 30_000);
+  }, 60_000);
 
   test("CSV with lon/lat columns or a WKT column becomes real geometry; CSV out as WKT or X/Y", async () => {
     const [points] = await convert("geojson", inputOf("places.csv", CSV_XY));
@@ -112,7 +112,7 @@ describe("gis.convert", () => {
     const [asWkt] = await convert("csv", inputOf("places.csv", CSV_XY));
     expect(new TextDecoder().decode(asWkt.bytes).split(/\r?\n/)[0]).toBe("WKT,name,count");
     await expectToolError(convert("csv", inputOf("mixed.csv", CSV_WKT), { csvGeometry: "xy" }), "PARAMS_INVALID", /needs point data.*LINESTRING/);
-  }, 20_000);
+  }, 60_000);
 
   test("multi-layer GeoPackage: one file per layer for one-layer formats, one file otherwise, `layer` picks one", async () => {
     const gpkg = inputOf("two.gpkg", await makeTwoLayerGpkg());
@@ -132,7 +132,7 @@ describe("gis.convert", () => {
     expect([areas.featureCount, areas.geometry, areas.epsg]).toEqual([2, "Polygon", 4326]);
 
     await expectToolError(convert("geojson", gpkg, { layer: "roads" }), "PARAMS_INVALID", /no layer "roads".*"places", "areas"/);
-  }, 20_000);
+  }, 60_000);
 
   test("a bigger file: 20,000 features to GeoPackage and FlatGeobuf", async () => {
     const input = inputOf("many.geojson", featureCollection(manyFeatures(20_000)));
@@ -141,7 +141,7 @@ describe("gis.convert", () => {
       const summary = runNative(["ogrinfo", "-ro", "-so", "-al"], out.name, out.bytes);
       expect(summary).toContain("Feature Count: 20000");
     }
-  }, 30_000);
+  }, 60_000);
 
   test("outputs are byte-for-byte the same on every run (GeoPackage and DBF dates are fixed)", async () => {
     for (const to of ["gpkg", "shapefile-zip", "flatgeobuf", "kml", "dxf", "csv", "geojson"]) {
@@ -154,7 +154,7 @@ describe("gis.convert", () => {
     const [zip] = await convert("shapefile-zip");
     const dbf = unzipSync(zip.bytes)["sample_points.dbf"];
     expect([...dbf.subarray(1, 4)]).toEqual([100, 1, 1]); // last update 2000-01-01 (years since 1900)
-  }, 20_000);
+  }, 60_000);
 
   test("the same file name with new content gives new output: nothing is cached between runs", async () => {
     const one = featureCollection([SAMPLE_FEATURES[0]]);
@@ -163,7 +163,7 @@ describe("gis.convert", () => {
     const [b] = await convert("gpkg", inputOf("same.geojson", two));
     expect(nativeVector(a.name, a.bytes)[0].featureCount).toBe(1);
     expect(nativeVector(b.name, b.bytes)[0].featureCount).toBe(2);
-  }, 20_000);
+  }, 60_000);
 
   test("rejects the wrong kind of file, truncated and empty data, and bad params", async () => {
     const pdf = "%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n";
@@ -180,7 +180,7 @@ describe("gis.convert", () => {
     await expectToolError(convert("geojson", inputOf("image.tif", tiff)), "INPUT_INVALID", /GeoTIFF, which gis\.convert does not take — it is a raster/);
     await expectToolError(convert("shp", sample()), "PARAMS_INVALID", /to: Expected one of "geojson", "gpkg"/);
     await expectToolError(convert("geojson", sample(), { layer: "" }), "PARAMS_INVALID", /layer/);
-  }, 20_000);
+  }, 60_000);
 });
 
 function makeZip(files: Record<string, string>): Uint8Array {

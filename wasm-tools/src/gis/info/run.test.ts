@@ -47,7 +47,7 @@ describe("gis.info", () => {
     expect(layer.extent).toEqual({ minX: 0, minY: 0, maxX: 12, maxY: 51.1 });
     expect(layer.crs?.epsg).toBe(4326);
     expect(layer.crs?.name).toBe("WGS 84");
-  }, 20_000);
+  }, 60_000);
 
   test("GeoPackage with two layers, a shapefile ZIP and a CSV without CRS", async () => {
     const two = report<VectorReport>(await info("two.gpkg", await makeTwoLayerGpkg()));
@@ -70,13 +70,13 @@ describe("gis.info", () => {
     const csv = report<VectorReport>(await info("places.csv", CSV_XY));
     expect(csv.layers[0]).toMatchObject({ featureCount: 3, geometryTypes: ["Point"], crs: null });
     expect(csv.layers[0].fields.map((f) => f.name)).toEqual(["name", "count"]);
-  }, 20_000);
+  }, 60_000);
 
   test("an empty FeatureCollection is described, not refused", async () => {
     const r = report<VectorReport>(await info("empty.geojson", '{"type":"FeatureCollection","features":[]}'));
     expect(r.featureCount).toBe(0);
     expect(r.layers[0]).toMatchObject({ featureCount: 0, geometryTypes: [], extent: null });
-  }, 20_000);
+  }, 60_000);
 
   test("GeoTIFF: size, bands, data types, geotransform and CRS, as native gdalinfo sees them", async () => {
     const tif = await makeGeoTiff({ width: 30, height: 20, type: "Int16", bands: 3, origin: [500000, 5500000], cell: 25, epsg: 25832, value: (c, r) => c - r });
@@ -100,7 +100,7 @@ describe("gis.info", () => {
     expect(r.pixelSize).toEqual({ x: 25, y: -25 });
     expect(r.crs.epsg).toBe(wktEpsg(native.coordinateSystem?.wkt)!);
     expect(r.crs).toMatchObject({ epsg: 25832, name: "ETRS89 / UTM zone 32N" });
-  }, 20_000);
+  }, 60_000);
 
   test("rejects other files and damaged ones", async () => {
     await expectToolError(info("map.geojson", "%PDF-1.5\n%%EOF"), "INPUT_INVALID", /is a PDF document/);
@@ -111,5 +111,5 @@ describe("gis.info", () => {
     const tif = await makeGeoTiff({ width: 100, height: 100 });
     await expectToolError(info("cut.tif", tif.slice(0, 5000)), "INPUT_INVALID", /"cut\.tif" is truncated/);
     await expectToolError(runGis("gis.info", inputOf("a.geojson", featureCollection()), { verbose: true }), "PARAMS_INVALID", /verbose/);
-  }, 20_000);
+  }, 60_000);
 });

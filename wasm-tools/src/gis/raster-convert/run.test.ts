@@ -18,7 +18,7 @@ describe("gis.raster-convert", () => {
     const info = nativeRaster(out.name, out.bytes);
     expect([info.driverShortName, info.size, info.bands.map((b) => b.type)]).toEqual(["PNG", [64, 48], ["Byte"]]);
     expect(checksums(out.name, out.bytes)).toEqual(checksums("grid.tif", tif));
-  }, 20_000);
+  }, 60_000);
 
   test("RGB GeoTIFF to JPEG: three 8-bit bands, quality changes the size", async () => {
     const tif = await makeGeoTiff({ width: 128, height: 96, bands: 3, value: (c, r) => (c * 13 + r * 29 + ((c * r) % 17)) % 256 });
@@ -29,7 +29,7 @@ describe("gis.raster-convert", () => {
     const info = nativeRaster(best.name, best.bytes);
     expect([info.driverShortName, info.size, info.bands.length]).toEqual(["JPEG", [128, 96], 3]);
     expect(small.bytes.length).toBeLessThan(best.bytes.length * 0.7);
-  }, 20_000);
+  }, 60_000);
 
   test("16-bit and floating-point data are stretched to 8-bit where the target needs it", async () => {
     const u16 = await makeGeoTiff({ width: 50, height: 40, type: "UInt16", value: (c, r) => 1000 + c * 400 + r * 10 });
@@ -50,7 +50,7 @@ describe("gis.raster-convert", () => {
     const band = nativeRaster(fromFloat.name, fromFloat.bytes, ["-stats"]).bands[0];
     expect([band.type, band.minimum, band.maximum]).toEqual(["Byte", 0, 255]);
     await expectToolError(convert(f32, { to: "png", scale: "never" }), "PARAMS_INVALID", /PNG cannot hold Float32/);
-  }, 20_000);
+  }, 60_000);
 
   test("GeoTIFF to COG: COG layout, DEFLATE, overviews, georeferencing kept", async () => {
     const tif = await makeGeoTiff({ width: 700, height: 560, origin: [500000, 5500000], cell: 10, epsg: 25832, value: (c, r) => (c ^ r) % 256 });
@@ -65,7 +65,7 @@ describe("gis.raster-convert", () => {
     expect(info.bands[0].overviews?.length).toBeGreaterThan(0);
     expect(checksums(out.name, out.bytes)).toEqual(checksums("grid.tif", tif));
     expect(runNative(["gdalinfo"], "grid-cog.tif", out.bytes)).toContain("LAYOUT=COG");
-  }, 30_000);
+  }, 60_000);
 
   test("bands: picked and reordered; JPEG drops an alpha band it cannot store; impossible counts are refused", async () => {
     const rgba = await makeGeoTiff({ width: 16, height: 16, bands: 4, colorInterp: "red,green,blue,alpha" });
@@ -80,7 +80,7 @@ describe("gis.raster-convert", () => {
     const two = await makeGeoTiff({ width: 8, height: 8, bands: 2 });
     await expectToolError(convert(two, { to: "jpeg" }), "PARAMS_INVALID", /bands/);
     expect(chooseBands({ bands: [1, 2, 3, 4].map((band) => ({ band, dataType: "Byte", colorInterpretation: band === 4 ? "Alpha" : "Red", noData: null, block: null })) } as never, "jpeg", undefined, "x")).toEqual([1, 2, 3]);
-  }, 20_000);
+  }, 60_000);
 
   test("outputs are the same bytes on every run", async () => {
     const tif = await makeGeoTiff({ width: 40, height: 30, type: "UInt16", value: (c, r) => c * r });
@@ -89,7 +89,7 @@ describe("gis.raster-convert", () => {
       const [b] = await convert(tif, { to });
       expect({ to, same: Bun.hash(a.bytes) === Bun.hash(b.bytes) }).toEqual({ to, same: true });
     }
-  }, 20_000);
+  }, 60_000);
 
   test("rejects vector data, other images, truncated TIFFs and bad params", async () => {
     await expectToolError(convert(featureCollection(), { to: "png" }, "sample.geojson"), "INPUT_INVALID", /GeoJSON, which gis\.raster-convert does not take/);
@@ -100,5 +100,5 @@ describe("gis.raster-convert", () => {
     await expectToolError(convert(tif, { to: "webp" }), "PARAMS_INVALID", /to/);
     await expectToolError(convert(tif, { to: "jpeg", quality: 0 }), "PARAMS_INVALID", /quality/);
     await expectToolError(convert(tif, { to: "png", bands: [] }), "PARAMS_INVALID", /bands/);
-  }, 20_000);
+  }, 60_000);
 });

@@ -34,7 +34,7 @@ describe("gis.reproject", () => {
       });
     });
     expect(layer.features[1].properties).toMatchObject({ name: "Zürich", rank: 2 });
-  }, 20_000);
+  }, 60_000);
 
   test("GeoPackage to ETRS89 / UTM 32N (EPSG:25832) agrees with native gdaltransform", async () => {
     const [gpkg] = await runGis("gis.convert", sample(), { to: "gpkg" });
@@ -50,7 +50,7 @@ describe("gis.reproject", () => {
       expect(Math.abs(gx - expected[i][0])).toBeLessThan(0.01);
       expect(Math.abs(gy - expected[i][1])).toBeLessThan(0.01);
     }
-  }, 20_000);
+  }, 60_000);
 
   test("a shapefile ZIP stays a shapefile ZIP, with the new .prj", async () => {
     const [zip] = await runGis("gis.convert", sample(), { to: "shapefile-zip" });
@@ -62,7 +62,7 @@ describe("gis.reproject", () => {
     expect(points?.epsg).toBe(3857);
     const [x, y] = points?.features[0].geometry?.coordinates as number[];
     expect([Math.round(x * 10) / 10, Math.round(y * 10) / 10]).toEqual([1113194.9, 6446275.8]);
-  }, 20_000);
+  }, 60_000);
 
   test("CSV has no CRS: `from` is required, and x/y columns stay x/y columns", async () => {
     await expectToolError(reproject(inputOf("places.csv", CSV_XY), { to: 3857 }), "PARAMS_INVALID", /"places\.csv" has no coordinate reference system.*from/);
@@ -73,7 +73,7 @@ describe("gis.reproject", () => {
     const [x, y] = lines[1].split(",").map(Number);
     expect(x).toBeCloseTo(1113194.9, 1);
     expect(y).toBeCloseTo(6446275.8, 1);
-  }, 20_000);
+  }, 60_000);
 
   test("`from` overrides a source CRS", async () => {
     // The same numbers read as Web Mercator metres instead of degrees: back to lon/lat they are tiny.
@@ -82,7 +82,7 @@ describe("gis.reproject", () => {
     const [lon, lat] = layer.features[0].geometry?.coordinates as number[];
     expect(lon).toBeCloseTo((10 / 6378137) * (180 / Math.PI), 9);
     expect(Math.abs(lat)).toBeLessThan(0.001);
-  }, 20_000);
+  }, 60_000);
 
   test("a GeoTIFF is warped with gdalwarp: new CRS, transformed corners, same bands", async () => {
     const tif = await makeGeoTiff({ width: 60, height: 40, origin: [10, 50], cell: 0.01 });
@@ -104,13 +104,13 @@ describe("gis.reproject", () => {
     await expectToolError(reproject(inputOf("bare.tif", bare), { to: 3857 }), "PARAMS_INVALID", /"bare\.tif" has no coordinate reference system/);
     const [fixed] = await reproject(inputOf("bare.tif", bare), { to: 3857, from: 4326 });
     expect(wktEpsg(nativeRaster(fixed.name, fixed.bytes).coordinateSystem?.wkt)).toBe(3857);
-  }, 20_000);
+  }, 60_000);
 
   test("outputs are the same bytes on every run", async () => {
     const [a] = await reproject(sample(), { to: 25832 });
     const [b] = await reproject(sample(), { to: 25832 });
     expect(Bun.hash(a.bytes)).toBe(Bun.hash(b.bytes));
-  }, 20_000);
+  }, 60_000);
 
   test("rejects unknown and non-horizontal EPSG codes, KML, wrong files and empty data", async () => {
     await expectToolError(reproject(sample(), { to: 99999 }), "PARAMS_INVALID", /to: EPSG:99999 is not a coordinate reference system/);
@@ -124,5 +124,5 @@ describe("gis.reproject", () => {
     await expectToolError(reproject(inputOf("sample.kml", kml.bytes), { to: 3857 }), "INPUT_INVALID", /KML, which gis\.reproject does not take/);
     await expectToolError(reproject(inputOf("map.geojson", "%PDF-1.4\n%%EOF\n"), { to: 3857 }), "INPUT_INVALID", /is a PDF document/);
     await expectToolError(reproject(inputOf("none.geojson", '{"type":"FeatureCollection","features":[]}'), { to: 3857 }), "INPUT_EMPTY", /contains no features/);
-  }, 20_000);
+  }, 60_000);
 });

@@ -22,7 +22,7 @@ describe("media.thumbnail", () => {
     expect(meanAbsDiff(ours, reference)).toBeLessThan(1);
     const otherFrame = nativeRgb(clip, "clip.mp4", { seek: 0.3 });
     expect(meanAbsDiff(ours, otherFrame)).toBeGreaterThan(1); // testsrc moves: a wrong time would show
-  }, 30_000);
+  }, 60_000);
 
   test("JPEG at a width from a WebM, at the default time (10% into a short video)", async () => {
     expect(defaultTime(2)).toBeCloseTo(0.2);
@@ -36,13 +36,13 @@ describe("media.thumbnail", () => {
     const reference = nativeRgb(webm, "clip.webm", { seek: 0.2, vf: "scale=80:-2" });
     expect(meanAbsDiff(ours, reference)).toBeLessThan(8); // JPEG at q 3 and two scalers: close, not equal
     expect(meanAbsDiff(ours, nativeRgb(webm, "clip.webm", { seek: 1.5, vf: "scale=80:-2" }))).toBeGreaterThan(meanAbsDiff(ours, reference));
-  }, 30_000);
+  }, 60_000);
 
   test("deterministic: the same frame twice is byte-identical", async () => {
     const [a] = await runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { atSeconds: 0.5 });
     const [b] = await runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { atSeconds: 0.5 });
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
-  }, 30_000);
+  }, 60_000);
 
   test("rejects a time past the end, audio-only files and non-media bytes clearly", async () => {
     await expectToolError(runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { atSeconds: 5 }), "PARAMS_INVALID", /atSeconds: 5 s is past the end of the video \(2\.00 s\)/);
@@ -52,5 +52,5 @@ describe("media.thumbnail", () => {
     await expectToolError(runMedia("media.thumbnail", [{ name: "notes.txt", bytes: text }]), "INPUT_INVALID", /"notes\.txt" is not a video in a supported format \(ffmpeg detected "tty"\)/);
     await expectToolError(runMedia("media.thumbnail", [{ name: "tone.wav", bytes: makeWav({ seconds: 1 }) }]), "INPUT_INVALID", /"tone\.wav" is not a video in a supported format \(ffmpeg detected "wav"\)/);
     await expectToolError(runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { format: "gif" }), "PARAMS_INVALID", /format/);
-  }, 30_000);
+  }, 60_000);
 });

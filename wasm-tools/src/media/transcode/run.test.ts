@@ -46,7 +46,7 @@ describe("media.transcode", () => {
     expect(progress.at(-1)).toBe(1);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.some((p) => p > 0.5 && p < 1)).toBe(true); // the final time= line against Duration:
-  }, 30_000);
+  }, 60_000);
 
   test("video to MP4 (H.264 + AAC) and WebM (VP8 + Vorbis), and scaled down with maxWidth", async () => {
     const cases = [
@@ -71,7 +71,7 @@ describe("media.transcode", () => {
     expect(probe.streams.map((s) => s.codec_name)).toEqual(["mp3"]);
     near(probe.format.duration, 2);
     await expectToolError(runMedia("media.transcode", [{ name: "tone.wav", bytes: tone }], { to: "mp4" }), "INPUT_INVALID", /"tone\.wav" has no video stream/);
-  }, 30_000);
+  }, 60_000);
 
   test("output is byte-identical across runs (fresh instances, -fflags +bitexact)", async () => {
     for (const [input, to] of [[{ name: "tone.wav", bytes: tone }, "ogg"], [{ name: "clip.mp4", bytes: clip }, "webm"], [{ name: "clip.mp4", bytes: clip }, "mp4"]] as const) {
@@ -90,7 +90,7 @@ describe("media.transcode", () => {
     const truncated = tone.slice(0, Math.floor(tone.length * 0.4)); // header still says 3 s
     const [out] = await runMedia("media.transcode", [{ name: "cut.wav", bytes: truncated }], { to: "mp3" });
     near(ffprobe(out.bytes, out.name).format.duration, 1.2);
-  }, 30_000);
+  }, 60_000);
 
   test("an abort (or a host timeout) mid-transcode returns CANCELLED at once and ends the job worker", async () => {
     const long = makeWav({ seconds: 300, rate: 48_000, channels: 2 }); // ~58 MB: seconds of LAME work in WASM

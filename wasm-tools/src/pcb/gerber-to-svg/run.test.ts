@@ -39,7 +39,7 @@ describe("pcb.gerber-to-svg", () => {
       }
     }
     expect(problems).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   test("drill fixtures match the size of their hand-made reference exactly", async () => {
     for (const name of ["hit", "slot", "linear-route", "arc-route"]) {

@@ -48,7 +48,7 @@ describe("pcb.info", () => {
     expect(report.drill!.slots).toBe(0);
     expect(new Map(report.drill!.sizes.map((s) => [s.diameterMm, s.holes]))).toEqual(reference);
     expect(report.drill!.sizes.map((s) => s.diameterMm)).toEqual([...reference.keys()].sort((a, b) => a - b));
-  }, 30_000);
+  }, 60_000);
 
   test("every fixture board: identification matches its manifest, size matches an independent outline reader", async () => {
     for (const board of ["clockblock", "8bit-mixtape", "mchck", "core", "usbvil", "bus-pirate"]) {
@@ -65,7 +65,7 @@ describe("pcb.info", () => {
       expect(report.drill!.holes, board).toBeGreaterThan(10);
       expect(report.drill!.holes).toBe(report.drill!.sizes.reduce((n, s) => n + s.holes, 0));
     }
-  }, 30_000);
+  }, 60_000);
 
   test("a board without an outline is measured from all its layers; a single drill file works too", async () => {
     const { files } = boardFiles("freeduino");

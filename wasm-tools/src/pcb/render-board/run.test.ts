@@ -36,7 +36,7 @@ describe("pcb.render-board", () => {
       expect(layerGroups(svg, side)).toEqual(expected);
       expect(findAll(svg, "clipPath").map((c) => c["@_id"])).toContain(`board_${side}_outline`);
     }
-  }, 30_000);
+  }, 60_000);
 
   test("every fixture board, zipped in a folder: the viewBox is the outline's extent from an independent reader", async () => {
     for (const board of ["clockblock", "8bit-mixtape", "mchck", "core", "usbvil", "bus-pirate"]) {
@@ -51,7 +51,7 @@ describe("pcb.render-board", () => {
       expect(h * units, board).toBeCloseTo(reference.heightMm, 2);
       expect(layerGroups(svg, "top").length, board).toBe(manifest.filter((l) => l.side === "top" || l.type === "drill").length);
     }
-  }, 30_000);
+  }, 60_000);
 
   test("side, colours and useOutline are applied; output is byte-identical across runs", async () => {
     const { files } = boardFiles("usbvil");
