@@ -8,7 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, freshDatabase, PASSWORD } from "./harness";
+import { freePort, freshDatabase, PASSWORD, spawnServer } from "./harness";
 import { makePdf } from "./fixtures";
 
 const dataDir = mkdtempSync(join(tmpdir(), "vektor-crash-"));
@@ -19,16 +19,6 @@ afterAll(async () => {
   await dropDb?.();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function start(env: Record<string, string>, base: string) {
-  const p = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], { env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
-  // The first start runs PGlite's initdb (about 8 s here): a deadline with room for a slower machine.
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) return p;
-    await Bun.sleep(100);
-  }
-  throw new Error("server did not start");
-}
 
 type Detail = { batch: { status: string; total: number; done: number; failed: number; credits: number }; files: { status: string; attempts: number; outFileIds: string[] }[] };
 
@@ -41,7 +31,7 @@ test("SIGKILL half-way through a batch: after a restart every item is processed 
     env.DATABASE_URL = db.url;
     dropDb = db.drop;
   }
-  proc = await start(env, base);
+  proc = await spawnServer(env, base);
   const c = new VektorClient({ baseUrl: base });
   await c.auth.signUp({ name: "crash", email: "crash@example.test", password: PASSWORD });
   await c.admin.setConfig("batch_configs", { "batch.max_files_free": 40 });
@@ -59,7 +49,7 @@ test("SIGKILL half-way through a batch: after a restart every item is processed 
   expect(done).toBeGreaterThanOrEqual(12);
   expect(done).toBeLessThan(40);
 
-  proc = await start(env, base);
+  proc = await spawnServer(env, base);
   let d!: Detail;
   for (let i = 0; i < 2400; i++) {
     d = await c.t.call<Detail>("GET", `/api/batch/${batchId}`);
