@@ -17,6 +17,7 @@ import { BatchEventHub } from "./modules/batch/events";
 import { BatchZips } from "./modules/batch/zip";
 import type { Services } from "./services";
 import { workflowsModule } from "./modules/workflows";
+import { triggersModule } from "./modules/workflows/triggers-routes";
 
 export function createApp(s: Services) {
   const files = new FileService(s);
@@ -33,6 +34,7 @@ export function createApp(s: Services) {
     .use(filesModule(s, files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
     .use(workflowsModule(s, s.workflows))
+    .use(triggersModule(s, s.triggers))
     .use(adminModule(s, files))
     .use(staticSite()); // last: the web app (web/dist) answers only what no route above does
 }

@@ -25,6 +25,9 @@ import { jobHandlers } from "./jobs/registry";
 import { scheduleRetention } from "./jobs/retention";
 import { Engine } from "./workflows/engine";
 import { WorkflowService } from "./modules/workflows/service";
+import { TriggerService } from "./modules/workflows/triggers";
+import { deriveSecretKey } from "./lib/secret-box";
+import { scheduleDispatch } from "./workflows/triggers/schedule";
 import { createStore } from "./storage";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
@@ -45,6 +48,8 @@ export async function buildServices(env: Env): Promise<Services> {
   const tokens = new TokenService(database.db);
   const batches = new BatchService(database.db, config);
   const engine = new Engine();
+  const workflows = new WorkflowService(database.db, config, engine);
+  const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const base = {
     env,
     log,
@@ -61,7 +66,8 @@ export async function buildServices(env: Env): Promise<Services> {
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     startedAt: new Date(),
     engine,
-    workflows: new WorkflowService(database.db, config, engine),
+    workflows,
+    triggers,
   };
   return { ...base, handlers: jobHandlers(base) };
 }
@@ -95,6 +101,7 @@ async function startWorker(s: Services) {
   s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
   // The first sweep of a fresh queue; a no-op when another process already queued one.
   await scheduleRetention(s.database.db);
+  await scheduleDispatch(s.database.db);
   // Jobs queued by other processes (an API process, another worker) wake this one at once.
   const unlisten = await s.database.listen("vektor_jobs", () => runner.poke());
   runner.start();

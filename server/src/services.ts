@@ -15,6 +15,7 @@ import type { BatchEventHub } from "./modules/batch/events";
 import type { Engine } from "./workflows/engine";
 import type { WorkflowService } from "./modules/workflows/service";
 import type { JobHandlers } from "./jobs/handlers";
+import type { TriggerService } from "./modules/workflows/triggers";
 
 export interface Services {
   env: Env;
@@ -32,6 +33,8 @@ export interface Services {
   batchEvents: BatchEventHub;
   engine: Engine;
   workflows: WorkflowService;
+  /** Webhook, schedule and watch triggers (secrets sealed with a key derived from the server secret). */
+  triggers: TriggerService;
   /** One handler per job kind (checked at boot, in every role). */
   handlers: JobHandlers;
   startedAt: Date;

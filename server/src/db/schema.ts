@@ -415,5 +415,59 @@ export const workflowApproval = pgTable(
   (t) => [index("workflow_approval_run_idx").on(t.runId)],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval };
+/**
+ * A workflow's triggers, at most one per type (webhook, schedule, watch). The secret is sealed
+ * (AES-256-GCM, key derived from the server secret, the row id as associated data): a dump of
+ * the database does not hand it out, and HMAC verification can still recover it.
+ */
+export const workflowTrigger = pgTable(
+  "workflow_trigger",
+  {
+    id: text("id").primaryKey(),
+    workflowId: text("workflow_id")
+      .notNull()
+      .references(() => workflow.id, { onDelete: "cascade" }),
+    /** webhook, schedule, watch */
+    type: text("type").notNull(),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+    secretSealed: text("secret_sealed").notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("workflow_trigger_wf_type_idx").on(t.workflowId, t.type), index("workflow_trigger_type_idx").on(t.type)],
+);
+
+/**
+ * What a schedule or watch trigger started: one row per (trigger, fire time) or (trigger, file),
+ * inserted in the transaction that creates the run, so a fire starts its run exactly once.
+ */
+export const workflowTriggerFire = pgTable(
+  "workflow_trigger_fire",
+  {
+    id: text("id").primaryKey(),
+    triggerId: text("trigger_id")
+      .notNull()
+      .references(() => workflowTrigger.id, { onDelete: "cascade" }),
+    fireAt: ts("fire_at"),
+    fileId: text("file_id"),
+    runId: text("run_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("workflow_trigger_fire_at_idx").on(t.triggerId, t.fireAt), uniqueIndex("workflow_trigger_fire_file_idx").on(t.triggerId, t.fileId)],
+);
+
+/** Signatures of accepted signed hook requests, kept while their timestamp is in the window: a replay is refused. */
+export const webhookSignature = pgTable(
+  "webhook_signature",
+  {
+    triggerId: text("trigger_id")
+      .notNull()
+      .references(() => workflowTrigger.id, { onDelete: "cascade" }),
+    signature: text("signature").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.triggerId, t.signature] }), index("webhook_signature_expires_idx").on(t.expiresAt)],
+);
+
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature };
 export type Schema = typeof schema;

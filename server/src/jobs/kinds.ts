@@ -14,6 +14,12 @@ export interface JobData {
   "approval.timeout": { runId: string; nodeId: string };
   /** The retention clean-up; each sweep queues the next one. */
   "retention.sweep": Record<string, never>;
+  /** Queues the schedule triggers' fire times of one 5-minute window [from, from + 5 min); each dispatch queues the next. */
+  "schedule.dispatch": { from?: string };
+  /** Starts a schedule trigger's run for one fire time, exactly once. */
+  "schedule.fire": { triggerId: string; fireAt: string };
+  /** Starts a watch trigger's run for one confirmed upload, exactly once. */
+  "watch.fire": { triggerId: string; fileId: string };
 }
 
 export type JobKind = keyof JobData;
@@ -25,6 +31,9 @@ export const LANES: Record<JobKind, Lane> = {
   "workflow.step": "control",
   "approval.timeout": "control",
   "retention.sweep": "control",
+  "schedule.dispatch": "control",
+  "schedule.fire": "control",
+  "watch.fire": "control",
 };
 
 export const JOB_KINDS = Object.keys(LANES) as JobKind[];

@@ -5,9 +5,12 @@ import { approvalTimeoutHandler, workflowStepHandler } from "../workflows/handle
 import { JobHandlers } from "./handlers";
 import type { JobData } from "./kinds";
 import { retentionHandler } from "./retention";
+import { scheduleDispatchHandler, scheduleFireHandler } from "../workflows/triggers/schedule";
+import { watchFireHandler } from "../workflows/triggers/watch";
 
-export function jobHandlers(s: Omit<Services, "handlers" | "workflows">): JobHandlers {
+export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
   const deps = { db: s.database.db, store: s.store, config: s.config, engine: s.engine };
+  const triggerDeps = { db: s.database.db, config: s.config, workflows: s.workflows, log: s.log };
   return new JobHandlers([
     {
       kind: "tool.run",
@@ -21,5 +24,8 @@ export function jobHandlers(s: Omit<Services, "handlers" | "workflows">): JobHan
     retentionHandler(new FileService(s)),
     workflowStepHandler(deps),
     approvalTimeoutHandler(deps),
+    scheduleDispatchHandler(triggerDeps),
+    scheduleFireHandler(triggerDeps),
+    watchFireHandler(triggerDeps),
   ]);
 }

@@ -6,6 +6,8 @@ import type { Account, CreatedToken, LedgerEntry, TokenInfo } from "../schemas/a
 import type { AdminConfig } from "../schemas/config";
 import type { FileRecord } from "../schemas/file";
 import type { Approval, CatalogNode, Run, RunDetail, RunStatus, Template, ValidationResult, Workflow, WorkflowEstimate, WorkflowVersion } from "../schemas/workflow";
+import type { DispatchResult, PutTriggerBody, Trigger } from "../schemas/trigger";
+import { toApiError } from "./errors";
 import { Transport, type TransportOptions } from "./transport";
 import { uploadBlob, type UploadOptions } from "./upload";
 
@@ -15,6 +17,23 @@ export type { UploadOptions } from "./upload";
 type Query = Record<string, string | number | undefined>;
 
 const enc = encodeURIComponent;
+
+/**
+ * The webhook signature of the spec ("Authentication"): `sha256=` + hex HMAC-SHA-256 of
+ * "<timestamp>.<raw body>" keyed with the trigger secret. Inbound hooks and outbound
+ * notifications use the same scheme; a receiver can call this to check one.
+ */
+export async function signWebhook(secret: string, timestamp: number | string, rawBody: string | Uint8Array): Promise<string> {
+  const te = new TextEncoder();
+  const body = typeof rawBody === "string" ? te.encode(rawBody) : rawBody;
+  const prefix = te.encode(`${timestamp}.`);
+  const message = new Uint8Array(prefix.length + body.length);
+  message.set(prefix);
+  message.set(body, prefix.length);
+  const key = await crypto.subtle.importKey("raw", te.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+  return `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
 
 function qs(q: Query): string {
   const entries = Object.entries(q).filter(([, v]) => v !== undefined) as [string, string | number][];
@@ -81,6 +100,29 @@ export class VektorClient {
       create: (b: { name: string; description?: string; graphJson: string; paramsJson?: string }) => this.t.call<Template>("POST", "/api/workflows/templates", b),
       delete: (id: string) => this.t.call<{ id: string; deleted: boolean }>("DELETE", `/api/workflows/templates/${enc(id)}`),
     },
+    triggers: {
+      list: (id: string) => this.t.call<Trigger[]>("GET", `/api/workflows/${enc(id)}/triggers`),
+      /** Creates or replaces the trigger of `type`; the answer's secret is shown only here. */
+      put: (id: string, b: PutTriggerBody) => this.t.call<{ id: string; secret: string }>("PUT", `/api/workflows/${enc(id)}/triggers`, b),
+      delete: (id: string, triggerId: string) => this.t.call<{ id: string; deleted: boolean }>("DELETE", `/api/workflows/${enc(id)}/triggers/${enc(triggerId)}`),
+    },
+    /**
+     * Calls the workflow's hook as a third party would. With `signWith` (the webhook trigger's
+     * secret) the request is signed (X-Service-Timestamp, default now, and X-Service-Signature);
+     * without it, it is the legacy form, whose body carries `secret` itself.
+     */
+    hook: async (id: string, body: { fileIds?: string[]; secret?: string }, opts: { signWith?: string; timestamp?: number } = {}) => {
+      const raw = JSON.stringify(body);
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (opts.signWith !== undefined) {
+        const ts = opts.timestamp ?? Math.floor(Date.now() / 1000);
+        headers["x-service-timestamp"] = String(ts);
+        headers["x-service-signature"] = await signWebhook(opts.signWith, ts, raw);
+      }
+      const res = await this.t.fetch(`/api/workflows/${enc(id)}/hook`, { method: "POST", headers, body: raw });
+      if (!res.ok) throw await toApiError(res);
+      return ((await res.json()) as { data: { runId: string; credits: number } }).data;
+    },
     runDetail: (runId: string) => this.t.call<RunDetail>("GET", `/api/workflows/runs/${enc(runId)}`),
     retry: (runId: string) => this.t.call<{ runId: string; credits: number }>("POST", `/api/workflows/runs/${enc(runId)}/retry`, {}),
     replay: (runId: string) => this.t.call<{ runId: string; credits: number; replayOf: string }>("POST", `/api/workflows/runs/${enc(runId)}/replay`, {}),
@@ -108,6 +150,7 @@ export class VektorClient {
     config: () => this.t.call<AdminConfig>("GET", "/api/admin/config"),
     setConfig: (group: string, patch: Record<string, unknown>) => this.t.call<Record<string, unknown>>("PUT", `/api/admin/config/${encodeURIComponent(group)}`, patch),
     grantCredits: (b: { email: string; amount: number; reason: string }) => this.t.call<{ credits: number }>("POST", "/api/admin/credits", b),
+    dispatchSchedules: (now?: string) => this.t.call<DispatchResult>("POST", "/api/admin/system/dispatch-schedules", now ? { now } : {}),
     runRetention: (now?: string) => this.t.call<{ deletedFiles: number; freedBytes: number }>("POST", "/api/admin/system/retention", now ? { now } : {}),
   };
 

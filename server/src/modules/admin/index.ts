@@ -1,6 +1,7 @@
-/** Admin actions beyond configuration: credit grants and the retention run. */
+/** Admin actions beyond configuration: credit grants, the retention run and the schedule dispatcher. */
 import { fail } from "@vektor/shared/errors";
 import { AdminCreditsBody, NowBody } from "@vektor/shared/schemas/config";
+import { DispatchResult } from "@vektor/shared/schemas/trigger";
 import { Type } from "@sinclair/typebox";
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
@@ -61,6 +62,21 @@ export function adminModule(s: Services, files: FileService) {
           tags: ["Admin"],
           auth: "admin",
           data: Type.Object({ deletedFiles: Type.Integer(), freedBytes: Type.Integer(), uploadCutoff: Type.String(), outputCutoff: Type.String() }),
+        }),
+      },
+    )
+    .post(
+      "/system/dispatch-schedules",
+      async ({ request, body }) => {
+        await s.callers.require(request, "admin");
+        return ok(await s.triggers.dispatch(body?.now ? parseNow(body.now) : undefined));
+      },
+      {
+        ...docJson(Type.Optional(NowBody), { summary: "Run the schedule dispatcher once, as of `now`",
+          description: "Queues every schedule trigger's fire times in [now, now + 5 min) (default now: the database clock) as delayed jobs, each starting its run at its time, or at once when that time is already past; a fire time starts at most one run however often it is dispatched (here, by the 5-minute system job, or by several processes). Answers the window and the fire times this call queued (those already queued or started are left out). workflow.schedule_enabled off: nothing is queued. The same job runs by itself every 5 minutes.",
+          tags: ["Admin"],
+          auth: "admin",
+          data: DispatchResult,
         }),
       },
     );

@@ -7,7 +7,7 @@ import { candidateFormats } from "@vektor/shared/formats";
 import { fail, ServiceError } from "@vektor/shared/errors";
 import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vektor/shared/schemas/file";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { afterCursor, pageOf } from "../../http/cursor";
 import { batch, file } from "../../db/schema";
 import type { Env } from "../../env";
@@ -26,6 +26,8 @@ export const URL_TTL_SECONDS = 900;
 
 export interface FileDeps {
   database: { db: Db };
+  /** Watch triggers, told in the transaction that makes an upload UPLOADED. */
+  triggers?: { onFileUploaded(tx: Tx, f: FileRow): Promise<unknown> };
   store: ObjectStore;
   config: ConfigService;
   signer: UrlSigner;
@@ -183,11 +185,15 @@ export class FileService {
       await this.discard(row);
       throw e;
     });
-    const [updated] = await this.db
-      .update(file)
-      .set({ status: "UPLOADED", size: info.size, checksum: result.sha256, format: result.format, uploadedAt: new Date() })
-      .where(and(eq(file.id, fileId), eq(file.status, "PENDING")))
-      .returning();
+    const updated = await this.db.transaction(async (tx) => {
+      const [u] = await tx
+        .update(file)
+        .set({ status: "UPLOADED", size: info.size, checksum: result.sha256, format: result.format, uploadedAt: new Date() })
+        .where(and(eq(file.id, fileId), eq(file.status, "PENDING")))
+        .returning();
+      if (u) await this.d.triggers?.onFileUploaded(tx, u);
+      return u;
+    });
     if (!updated) throw fail.invalidState("This file is already confirmed");
     const jobId = await this.startPendingJob(updated);
     return { ...(await this.view(updated)), ...(jobId ? { jobId } : {}) };
@@ -274,10 +280,14 @@ export class FileService {
       await this.d.store.delete(key);
       throw e;
     });
-    const [row] = await this.db
-      .insert(file)
-      .values({ id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, pendingJob, uploadedAt: new Date() })
-      .returning();
+    const row = await this.db.transaction(async (tx) => {
+      const [r] = await tx
+        .insert(file)
+        .values({ id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, pendingJob, uploadedAt: new Date() })
+        .returning();
+      await this.d.triggers?.onFileUploaded(tx, r);
+      return r;
+    });
     const jobId = await this.startPendingJob(row);
     return { ...(await this.view(row)), ...(jobId ? { jobId } : {}) };
   }

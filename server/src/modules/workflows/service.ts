@@ -7,7 +7,7 @@
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { file, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion, type RunPlan } from "../../db/schema";
 import { afterCursor, pageOf } from "../../http/cursor";
 import { newId } from "../../lib/ids";
@@ -27,6 +27,12 @@ export type Trigger = "manual" | "webhook" | "schedule" | "watch" | "replay" | "
 const LIMIT_CODES = new Set(["TOO_MANY_STEPS", "NESTING_TOO_DEEP"]);
 const MISSING_CODES = new Set(["UNKNOWN_WORKFLOW"]);
 const MAX_RUN_FILES = 1000;
+
+/**
+ * Called first in the transaction that creates a run (triggers record their fire or the hook's
+ * signature under a unique key here); throwing rolls everything back, so a fire starts one run.
+ */
+export type RunClaim = (tx: Tx, runId: string) => Promise<void>;
 
 export interface WorkflowBody {
   name?: string;
@@ -192,7 +198,7 @@ export class WorkflowService {
    * resolved now (depth checked again), files checked, then charge, run and steps in one
    * transaction with the first transitions.
    */
-  async run(caller: Pick<Caller, "id">, id: string, fileIds: string[], trigger: Trigger, replayOf: string | null = null) {
+  async run(caller: Pick<Caller, "id">, id: string, fileIds: string[], trigger: Trigger, replayOf: string | null = null, inTx?: RunClaim) {
     const c = await this.config.all();
     if (!c["workflow.enabled"]) throw new ServiceError("FEATURE_DISABLED", "Workflows are turned off");
     const wf = await this.owned(caller.id, id);
@@ -206,6 +212,7 @@ export class WorkflowService {
     const runId = newId("run");
     const charged = new Set(opSteps.map((n) => n.id));
     await this.db.transaction(async (tx) => {
+      await inTx?.(tx, runId);
       await debit(tx, caller.id, credits, "workflow_run", runId);
       await tx.insert(workflowRun).values({ id: runId, workflowId: wf.id, userId: caller.id, versionId: wf.versionId, status: "running", trigger, plan, paramsJson: wf.paramsJson, inputFileIds: fileIds, credits, perStepCredits: perStep, replayOf, startedAt: new Date() });
       await tx.insert(workflowStep).values(plan.nodes.map((n) => ({ id: newId("st"), runId, nodeId: n.id, parentNodeId: n.parentId, type: n.type, status: "pending", charged: charged.has(n.id) })));
