@@ -151,6 +151,15 @@ describe("OpenAPI", () => {
     }
     const confirm = paths["/api/files/confirm"].post;
     expect(confirm.requestBody).toBeDefined();
+    // Every JSON body is documented with its schema (the capped parser hid them once: content {}).
+    for (const [p, ops] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const body = op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
+        if (body) expect({ route: `${method} ${p}`, types: Object.keys(body.content ?? {}) }).not.toEqual({ route: `${method} ${p}`, types: [] });
+      }
+    }
+    expect(JSON.stringify((paths["/api/workflows"].post.requestBody as { content: Record<string, unknown> }).content["application/json"])).toContain("graphJson");
+    expect(JSON.stringify(docJson)).not.toContain("x-json-body");
     expect(Object.keys(confirm.responses).sort()).toEqual(["200", "400", "401", "404", "409", "422", "429", "500"]);
     expect(JSON.stringify(confirm.responses["422"])).toContain("FILE_SIGNATURE_MISMATCH");
     expect(paths["/api/files"].get.security).toEqual([{ cookieAuth: [] }, { bearerAuth: [] }]);

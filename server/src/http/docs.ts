@@ -7,6 +7,9 @@ import { ERROR_CATALOG, type ErrorCode } from "@vektor/shared/errors";
 import { ErrorEnvelope, Ok } from "@vektor/shared/schemas/envelope";
 import type { TSchema } from "@sinclair/typebox";
 
+/** Where docJson leaves a route's body schema for the OpenAPI document (see http/openapi.ts). */
+export const JSON_BODY_KEY = "x-json-body";
+
 export type AuthKind = "public" | "api" | "session" | "admin" | "signed";
 
 const SECURITY: Record<AuthKind, Record<string, string[]>[]> = {
@@ -82,6 +85,11 @@ export function routeDocs(callers: { guard(kind: "api" | "session" | "admin"): G
   const guardFor = (auth: AuthKind): Guard | Record<string, never> => (auth === "api" || auth === "session" || auth === "admin" ? callers.guard(auth) : {});
   return {
     doc: (d: RouteDoc) => ({ ...describe(d), ...guardFor(d.auth) }),
-    docJson: <B extends TSchema>(body: B, d: RouteDoc) => ({ body, parse: "jsonCapped" as const, ...describe(d), ...guardFor(d.auth) }),
+    docJson: <B extends TSchema>(body: B, d: RouteDoc) => {
+      const described = describe(d);
+      // The capped parser is a named one, so the OpenAPI generator cannot tell the body is JSON: say it here.
+      const detail = { ...described.detail, [JSON_BODY_KEY]: JSON.parse(JSON.stringify(body)) };
+      return { body, parse: "jsonCapped" as const, ...described, detail, ...guardFor(d.auth) };
+    },
   };
 }

@@ -6,6 +6,24 @@ import { openapi } from "@elysiajs/openapi";
 import { ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import { dirname, join } from "node:path";
+import { JSON_BODY_KEY } from "./docs";
+
+type Operation = { requestBody?: { content?: Record<string, unknown> }; [JSON_BODY_KEY]?: unknown };
+
+/**
+ * The generator cannot tell that a body read by our capped JSON parser (a named parser) is JSON
+ * and leaves its content empty: the schema docJson left on the operation goes there instead.
+ */
+function fillJsonBodies(doc: { paths?: Record<string, Record<string, Operation>> }): void {
+  for (const ops of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      const schema = op[JSON_BODY_KEY];
+      if (schema === undefined) continue;
+      delete op[JSON_BODY_KEY];
+      op.requestBody = { ...op.requestBody, content: { "application/json": { schema } } };
+    }
+  }
+}
 
 // The package's exports map hides dist/browser; find it beside the package's main entry.
 const scalarBundle = join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js");
@@ -33,6 +51,10 @@ ${errorTable}
 
 export function openapiPlugin() {
   return new Elysia({ name: "openapi" })
+    // Before the plugin's routes, so it applies to its /openapi.json.
+    .onAfterHandle(({ request, response }) => {
+      if (request.url.endsWith("/openapi.json") && response && typeof response === "object" && !(response instanceof Response)) fillJsonBodies(response as never);
+    })
     .get("/docs/scalar.js", () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
     .use(
       openapi({
