@@ -107,11 +107,34 @@ describe("cancel", () => {
 });
 
 describe("onSettled", () => {
-  test("an onSettled that throws on success records neither the success, its outputs nor the hook's writes, and leaves no orphan objects", async () => {
+  test("an onSettled that throws once rolls the success back; the job runs again and is recorded once, without orphan objects", async () => {
     const seen: ToolOutcome[] = [];
     const hook: ToolRunHandler = {
       kind: "tool.run",
       maxAttempts: 3,
+      async onSettled(tx, row, outcome) {
+        seen.push(outcome);
+        await enqueue(tx, { kind: "approval.timeout", data: { runId: row.id, nodeId: outcome.ok ? "ok" : "failed" } });
+        if (seen.length === 1) throw new Error("the hook failed after queueing its job");
+      },
+    };
+    const input = await uploadPdf(q, userId, 2);
+    const id = await insertToolJob(q.db, { userId, type: "pdf.split", inputFileIds: [input] });
+    makeRunner(q, handlerSet(hook), { pool: new WorkerPool(1, log) }).start();
+    const done = await waitForStatus(q.db, id, "succeeded", SLOW);
+    expect(done.attempts).toBe(2);
+    expect(seen.map((o) => o.ok)).toEqual([true, true]);
+    const outputs = (await outputsOf(id)).map((o) => o.id);
+    expect(outputs).toHaveLength(2);
+    expect(await countMarked(q.db, id)).toBe(1);
+    expect(objectsOfUser().sort()).toEqual([input, ...outputs].sort());
+  }, TEST_TIMEOUT);
+
+  test("an onSettled that always throws on success: after the tool's attempts the job fails, recorded with its own hook call, no orphan objects", async () => {
+    const seen: ToolOutcome[] = [];
+    const hook: ToolRunHandler = {
+      kind: "tool.run",
+      maxAttempts: 2,
       async onSettled(tx, row, outcome) {
         seen.push(outcome);
         await enqueue(tx, { kind: "approval.timeout", data: { runId: row.id, nodeId: outcome.ok ? "ok" : "failed" } });
@@ -125,9 +148,8 @@ describe("onSettled", () => {
       const row = await jobRow(q.db, id);
       return row.status !== "queued" && row.status !== "running" && row;
     }, SLOW);
-    // The runner turns an error while recording into a failure, recorded with its own hook call.
-    expect(settled).toMatchObject({ status: "failed", errorCode: "TOOL_FAILED", outputFileIds: [] });
-    expect(seen.map((o) => o.ok)).toEqual([true, false]);
+    expect(settled).toMatchObject({ status: "failed", errorCode: "TOOL_FAILED", outputFileIds: [], attempts: 2 });
+    expect(seen.map((o) => o.ok)).toEqual([true, true, false]);
     expect(await outputsOf(id)).toEqual([]);
     expect(await countMarked(q.db, id)).toBe(1);
     expect(objectsOfUser()).toEqual([input]);

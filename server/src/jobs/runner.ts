@@ -32,6 +32,9 @@ export interface RunnerOptions {
   controlLanes: number;
 }
 
+/** Back-off of a tool job whose outcome could not be recorded. */
+const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
+
 /** What a claim looks at: first jobs whose process died (lease ran out), then due queued ones. */
 const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
 export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
@@ -113,7 +116,7 @@ export class JobRunner {
         else await this.processControl(claimed);
       } catch (err) {
         this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
-        if (lane === "tool") await this.settleTool(claimed, { ok: false, error: { code: "TOOL_FAILED", message: "The server could not finish this job" }, cancelled: false }).catch(() => {});
+        if (lane === "tool") await this.toolTrouble(claimed).catch(() => {});
       } finally {
         this.held.delete(claimed.id);
       }
@@ -272,6 +275,18 @@ export class JobRunner {
       // transaction rolled back): no file row points at these objects, so nothing else would delete them.
       if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
     }
+  }
+
+  /**
+   * Recording a tool job's outcome failed (a database error, a deadlock, a hook that threw): the
+   * job goes back in the queue with back-off and runs again, up to the tool's attempts, so a
+   * passing fault does not fail a user's job or a workflow step.
+   */
+  private async toolTrouble(row: JobRow): Promise<void> {
+    const max = this.handlers.tool.maxAttempts;
+    const failure = { code: "TOOL_FAILED", message: "The server could not finish this job" };
+    if (row.attempts < max) return this.retryLater(row, failure, backoffMs(TOOL_RETRY, row.attempts));
+    return this.settleTool(row, { ok: false, error: failure, cancelled: false });
   }
 
   private async settleTool(row: JobRow, outcome: Extract<ToolOutcome, { ok: false }>): Promise<void> {
