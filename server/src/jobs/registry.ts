@@ -14,7 +14,9 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
   return new JobHandlers([
     {
       kind: "tool.run",
-      maxAttempts: 3,
+      // A claim counts whether the job or something else ended its process (a restart, a deploy, an
+      // out-of-memory kill): five leaves room for a few restarts and still stops a job that kills every process.
+      maxAttempts: 5,
       // A workflow's tool job ends its step (and starts the next ones) where its outcome is recorded.
       async onSettled(tx, row) {
         const data = row.data as JobData["tool.run"] | null;

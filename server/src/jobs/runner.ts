@@ -203,7 +203,7 @@ export class JobRunner {
   private async processTool(row: JobRow, signal: AbortSignal): Promise<void> {
     const maxAttempts = this.handlers.tool.maxAttempts;
     if (row.attempts > maxAttempts) {
-      return this.settleTool(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the job stopped its worker each time` }, cancelled: false });
+      return this.settleTool(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
     }
     if (row.cancelRequestedAt) return this.settleTool(row, cancelledOutcome());
     const inputs = await this.loadInputs(row);
