@@ -7,7 +7,6 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
 import { startServer, type Running } from "../src/boot";
 import { openDatabase } from "../src/db/client";
 import { readEnv } from "../src/env";
@@ -26,22 +25,8 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
-export async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const a = postgres(base, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
+export { freshDatabase } from "../src/db/test-database";
+import { freshDatabase } from "../src/db/test-database";
 
 export interface TestServer extends Running {
   dataDir: string;

@@ -10,7 +10,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
+import { freshDatabase } from "../db/test-database";
 import { openDatabase, type Db } from "../db/client";
 import { file, job, user } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -49,23 +49,6 @@ export async function openTestQueue(): Promise<TestQueue> {
       await database.close();
       await pg?.drop();
       rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const a = postgres(base, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
     },
   };
 }

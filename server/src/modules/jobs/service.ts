@@ -9,6 +9,7 @@ import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import type { ConfigService } from "../config/service";
+import { requireUploaded } from "../files/require";
 import { jobView, TERMINAL_JOB, type JobRow, type JobView } from "./view";
 
 export interface JobRequest {
@@ -56,15 +57,7 @@ export class JobService {
 
   private async requireUploaded(userId: string, ids: string[]) {
     if (ids.length === 0 || ids.length > MAX_INPUTS) throw fail.validation(`fileIds must hold 1 to ${MAX_INPUTS} ids`);
-    const rows = await this.db
-      .select({ id: file.id, status: file.status })
-      .from(file)
-      .where(and(eq(file.userId, userId), inArray(file.id, ids)));
-    const found = new Map(rows.map((r) => [r.id, r.status]));
-    const missing = ids.find((id) => !found.has(id));
-    if (missing) throw fail.notFound(`File ${missing}`);
-    const pending = ids.find((id) => found.get(id) !== "UPLOADED");
-    if (pending) throw fail.invalidState(`File ${pending} is not UPLOADED (confirm it first)`);
+    await requireUploaded(this.db, userId, ids);
   }
 
   async get(userId: string, jobId: string): Promise<JobView> {

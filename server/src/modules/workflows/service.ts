@@ -12,6 +12,7 @@ import { file, workflow, workflowApproval, workflowRun, workflowStep, workflowTe
 import { afterCursor, pageOf } from "../../http/cursor";
 import { newId } from "../../lib/ids";
 import { debit } from "../account/credits";
+import { requireUploaded } from "../files/require";
 import type { ConfigService } from "../config/service";
 import { lockRun, TERMINAL_RUN, type Engine, type RunRow } from "../../workflows/engine";
 import { expandGraph } from "../../workflows/expand";
@@ -225,16 +226,7 @@ export class WorkflowService {
   private async requireUploaded(userId: string, ids: string[]) {
     if (ids.length > MAX_RUN_FILES) throw fail.validation(`fileIds takes at most ${MAX_RUN_FILES} ids`);
     if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
-    if (ids.length === 0) return;
-    const rows = await this.db
-      .select({ id: file.id, status: file.status })
-      .from(file)
-      .where(and(eq(file.userId, userId), inArray(file.id, ids)));
-    const found = new Map(rows.map((r) => [r.id, r.status]));
-    const missing = ids.find((fid) => !found.has(fid));
-    if (missing) throw fail.notFound(`File ${missing}`);
-    const pending = ids.find((fid) => found.get(fid) !== "UPLOADED");
-    if (pending) throw fail.invalidState(`File ${pending} is not UPLOADED (confirm it first)`);
+    await requireUploaded(this.db, userId, ids);
   }
 
   async ownedRun(userId: string, runId: string): Promise<RunRow> {
