@@ -25,8 +25,8 @@ export interface Cluster {
   adminEmail: string;
   /** Signs up (first call) or signs in the ADMIN_EMAILS account. */
   admin(): Promise<VektorClient>;
-  /** Starts `n` more ROLE=worker processes (TOOL_WORKERS each) and waits until they run. */
-  addWorkers(n: number, toolWorkers?: number): Promise<Proc[]>;
+  /** Starts `n` more ROLE=worker processes (TOOL_WORKERS each; `env` on top, e.g. JOB_POLL_MS) and waits until they run. */
+  addWorkers(n: number, toolWorkers?: number, env?: Record<string, string>): Promise<Proc[]>;
   stopWorkers(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -105,9 +105,9 @@ export async function startCluster(opts: { dataDir: string; databaseUrl: string;
       await c.auth.signUp({ name: "bench", email: adminEmail, password: PASSWORD });
       return (client = c);
     },
-    async addWorkers(n, toolWorkers = 1) {
+    async addWorkers(n, toolWorkers = 1, env = {}) {
       const made = Array.from({ length: n }, (_, i) =>
-        spawn(`worker${workers.length + i + 1}`, { ...common, PORT: "0", ROLE: "worker", TOOL_WORKERS: String(toolWorkers) }, (line) => line.startsWith("Vektor worker is running")),
+        spawn(`worker${workers.length + i + 1}`, { ...common, ...env, PORT: "0", ROLE: "worker", TOOL_WORKERS: String(toolWorkers) }, (line) => line.startsWith("Vektor worker is running")),
       );
       await Promise.all(made.map((m) => m.started));
       workers.push(...made.map((m) => m.p));

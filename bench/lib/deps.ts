@@ -14,6 +14,8 @@ export { drizzle } from "../../server/node_modules/drizzle-orm/postgres-js";
 export { claimStatement, QUEUED } from "../../server/src/jobs/runner";
 export { schema } from "../../server/src/db/schema";
 export type { Db } from "../../server/src/db/client";
+export { openDatabase } from "../../server/src/db/client";
+export { inArray } from "../../server/node_modules/drizzle-orm";
 
 import { join } from "node:path";
 export const REPO = join(import.meta.dir, "..", "..");

@@ -106,11 +106,15 @@ export interface BenchServer {
 
 /**
  * Starts the server on a free loopback port with its own DATA_DIR and waits for /api/health.
+ * `opts.port` restarts a server on the port it had (a client's session cookie keeps working);
+ * `opts.ready: "banner"` returns as soon as main.ts prints its banner (the HTTP server listens and
+ * the job runner has started) instead of at the first healthy answer, which a busy embedded
+ * database can hold back for seconds while the runner works through a queue.
  * BENCH_SERVER_ENTRY swaps server/src/main.ts for another entry (e.g. one that patches a class
  * before importing main.ts), to A/B a server change without touching the server.
  */
-export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  const port = await freePort();
+export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}, opts: { port?: number; ready?: "health" | "banner" } = {}): Promise<BenchServer> {
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const proc = Bun.spawn([process.execPath, process.env.BENCH_SERVER_ENTRY ?? "server/src/main.ts"], {
     cwd: REPO_ROOT,
@@ -118,7 +122,8 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
     stdout: "pipe",
     stderr: "inherit",
   });
-  forwardLogs(proc.stdout);
+  let bannerSeen = false;
+  forwardLogs(proc.stdout, () => (bannerSeen = true));
   const kill = () => proc.kill("SIGKILL");
   process.once("exit", kill); // never leave a server behind, even when the benchmark throws
 
@@ -126,6 +131,11 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`the server exited with code ${proc.exitCode} while starting`);
     if (Date.now() > deadline) throw new Error("the server did not answer /api/health within 60 s");
+    if (opts.ready === "banner") {
+      if (bannerSeen) break;
+      await Bun.sleep(5);
+      continue;
+    }
     const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
     if (ok) break;
     await Bun.sleep(100);
@@ -165,8 +175,9 @@ export async function eachLine(stream: ReadableStream<Uint8Array>, onLine: (line
 }
 
 /** Server log lines (LOG_LEVEL=warn: warnings and errors only) go to stderr; the banner is dropped. */
-function forwardLogs(stream: ReadableStream<Uint8Array>): Promise<void> {
+function forwardLogs(stream: ReadableStream<Uint8Array>, onBanner: () => void): Promise<void> {
   return eachLine(stream, (line) => {
-    if (line && !line.startsWith("Vektor is running")) process.stderr.write(`[server] ${line}\n`);
+    if (line.startsWith("Vektor is running")) onBanner();
+    else if (line) process.stderr.write(`[server] ${line}\n`);
   });
 }

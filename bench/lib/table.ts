@@ -47,7 +47,7 @@ function cpuSecondsOf(pid: number | "self"): number {
 }
 
 /** Busy CPU seconds of the whole machine (everything but idle and iowait) from /proc/stat. */
-function machineBusySeconds(): number {
+export function machineBusySeconds(): number {
   const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].split(/\s+/).slice(1).map(Number);
   return (user + nice + system + irq + softirq + steal) / 100;
 }

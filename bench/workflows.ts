@@ -1,0 +1,618 @@
+/**
+ * The workflow engine (server/src/workflows/engine.ts): what a step transition costs and how many
+ * the queue does, on PGlite (one ROLE=all process, TOOL_WORKERS=1) and on a throwaway PostgreSQL
+ * (one ROLE=api process and 1 or 2 ROLE=worker processes, TOOL_WORKERS=1 each), the latter with
+ * JOB_POLL_MS at its default and at a lower value. Driven through the official client.
+ *
+ *   workflows  no-op chain: source.upload -> 8 x logic.merge -> sink.download (10 steps, no tool);
+ *              5-step: source.upload -> op.pdf.rotate -> logic.merge -> logic.filter -> sink.download
+ *              on a one-page PDF made with pdf-lib (one input file per run, 50 distinct ones in turn)
+ *   overhead   light load (BENCH_WF_GROUP runs in flight at a time): over every consecutive step pair,
+ *              successor.startedAt - predecessor.finishedAt (as the API shows them). NB the engine
+ *              sets a step's startedAt when it queues the step's control job, in the same transaction
+ *              that finished its predecessor, so this gap is the bookkeeping inside that transaction.
+ *              The wait for the queue and the step's own handler are inside the successor's
+ *              startedAt..finishedAt; for a no-op successor, predecessor.finishedAt ->
+ *              successor.finishedAt is the whole cost of one transition, reported beside it.
+ *              Targets (both): p50 < 10 ms, p95 < 50 ms
+ *   throughput BENCH_WF_CHAIN_RUNS no-op chains at once: steps / s per worker process; target >= 200.
+ *              BENCH_WF_RUNS 5-step runs at once: runs/s; PostgreSQL 2 workers vs 1: target >= 1.8x.
+ *              The runs are posted with the queue stopped (PostgreSQL: no worker process up; PGlite:
+ *              its server restarted as ROLE=api on the same data), so the API queues each run's
+ *              first step; then the queue starts (workers started; PGlite restarted as ROLE=all) and
+ *              the clock runs from then to the last run's finishedAt: the engine's rate, not the
+ *              API's POSTs (their time is printed apart)
+ *   where time from the job rows (read with the server's own drizzle schema; PGlite after its server
+ *   goes       stopped): queue wait (step queued -> its control job claimed), handler (claimed -> step
+ *              finished), the op step's two hops (control job, then its tool.run job), the run's
+ *              first hop (API -> worker: ROLE=api runs no queue, so only a poll sees it), CPU per
+ *              run of each process, SQL statements per run (pg_stat_statements)
+ *   env        BENCH_WF_RUNS (200), BENCH_WF_CHAIN_RUNS (60), BENCH_WF_LATENCY_RUNS (24 chains, half
+ *              as many 5-step runs), BENCH_WF_GROUP (4), BENCH_WF_POLLS (JOB_POLL_MS values for the
+ *              PostgreSQL workers, default "500,50"; PGlite runs with the first), BENCH_WF_PGLITE=0 /
+ *              BENCH_WF_POSTGRES=0 (skip one), BENCH_DIR, BENCH_STRICT=1 (exit 1 on a MISS)
+ */
+import type { VektorClient } from "@vektor/shared/client";
+import type { Run, RunDetail } from "@vektor/shared/schemas/workflow";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cpuSeconds, startCluster, treeCpuSeconds, type Cluster } from "./lib/cluster";
+import { createLogger, inArray, openDatabase, schema, WorkerPool, type Db } from "./lib/deps";
+import { smallPdf } from "./lib/inputs";
+import { startPostgres, type BenchPostgres } from "./lib/postgres";
+import { startServer, type BenchServer } from "./lib/server";
+import { availableParallelism } from "node:os";
+import { fixed, machineBusySeconds, median, printTable } from "./lib/table";
+
+function intEnv(name: string, fallback: number, min: number): number {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}`);
+  return n;
+}
+const FIVE_RUNS = intEnv("BENCH_WF_RUNS", 200, 1);
+const CHAIN_RUNS = intEnv("BENCH_WF_CHAIN_RUNS", 60, 1);
+const LAT_RUNS = intEnv("BENCH_WF_LATENCY_RUNS", 24, 2);
+const GROUP = intEnv("BENCH_WF_GROUP", 4, 1);
+const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Number(s.trim()));
+if (POLLS.length === 0 || POLLS.some((p) => !Number.isInteger(p) || p < 1)) throw new Error("BENCH_WF_POLLS must be a comma-separated list of positive integers");
+const WITH_PGLITE = process.env.BENCH_WF_PGLITE !== "0";
+const WITH_POSTGRES = process.env.BENCH_WF_POSTGRES !== "0";
+const WORKER_COUNTS = [1, 2];
+const CHAIN_LEN = 10;
+const POST_CONCURRENCY = 16;
+const TOOL = "pdf.rotate";
+const PARAMS = { degrees: 90 };
+const TARGET = { p50: 10, p95: 50, stepsPerSec: 200, scaling: 1.8 };
+
+const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "vektor-bench-workflows-"));
+let pg: BenchPostgres | null = null;
+let cluster: Cluster | null = null;
+let server: BenchServer | null = null;
+const dbs: { close(): Promise<void> }[] = [];
+async function cleanup() {
+  for (const d of dbs.splice(0)) await d.close().catch(() => {});
+  await server?.stop().catch(() => {});
+  server = null;
+  await cluster?.stop().catch(() => {});
+  cluster = null;
+  await pg?.stop().catch(() => {});
+  pg = null;
+  rmSync(work, { recursive: true, force: true });
+}
+process.once("exit", () => rmSync(work, { recursive: true, force: true }));
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+
+const log = (msg: string) => console.log(`[workflows] ${msg}`);
+const sec = (ms: number) => (ms / 1000).toFixed(1);
+const ms = (iso: string | null) => (iso ? Date.parse(iso) : NaN);
+
+/** Nearest-rank percentile (p in 0..1) of the finite values; NaN when there are none. */
+function pct(xs: number[], p: number): number {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] : NaN;
+}
+const p50 = (xs: number[]) => pct(xs, 0.5);
+const p95 = (xs: number[]) => pct(xs, 0.95);
+const f1 = (n: number) => (Number.isFinite(n) ? fixed(n, 1) : "-");
+const pp = (xs: number[]) => `${f1(p50(xs))} / ${f1(p95(xs))}`;
+
+// ---------------------------------------------------------------- graphs
+
+type NodeSpec = [id: string, type: string, params?: Record<string, unknown>];
+/** A straight line of nodes, each feeding the next. */
+function linear(nodes: NodeSpec[]): string {
+  return JSON.stringify({
+    nodes: nodes.map(([id, type, params]) => ({ id, type, data: { type, params: params ?? {} } })),
+    edges: nodes.slice(1).map(([id], i) => ({ source: nodes[i][0], target: id })),
+  });
+}
+const CHAIN = linear([["in", "source.upload"], ...Array.from({ length: CHAIN_LEN - 2 }, (_, i): NodeSpec => [`m${i + 1}`, "logic.merge"]), ["out", "sink.download"]]);
+const FIVE = linear([["in", "source.upload"], ["rotate", `op.${TOOL}`, PARAMS], ["merge", "logic.merge"], ["filter", "logic.filter", { formats: ["pdf"] }], ["out", "sink.download"]]);
+const OP_NODE = "rotate";
+
+// ---------------------------------------------------------------- driving runs
+
+/** Starts one run per entry of `inputs` (`concurrency` POSTs in flight); returns the run ids in order. */
+async function startRuns(client: VektorClient, workflowId: string, inputs: string[][], concurrency: number): Promise<string[]> {
+  const ids: string[] = new Array(inputs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < inputs.length) {
+      const i = next++;
+      ids[i] = (await client.workflows.run(workflowId, inputs[i])).runId;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, lane));
+  return ids;
+}
+
+const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
+
+/**
+ * Waits until `count` of the workflow's runs are terminal (every one must have succeeded). On
+ * PostgreSQL it asks the database (one cheap count); on PGlite only the API can (the server
+ * holds the database), so it lists the runs, at most every `pollMs`: on a 2-core machine a busy
+ * poller would take CPU from the very server it measures.
+ */
+async function waitRuns(client: VektorClient, workflowId: string, count: number, pollMs: number, timeoutMs = 10 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let done: number;
+    let bad: string | null = null;
+    if (pg) {
+      const [r] = await pg.sql<{ done: string; bad: string | null }[]>`
+        select count(*) filter (where status in ('succeeded', 'failed', 'cancelled')) as done,
+               min(id || ' ended ' || status || ': ' || coalesce(error_code, '') || ' ' || coalesce(error_message, '')) filter (where status in ('failed', 'cancelled')) as bad
+        from workflow_run where workflow_id = ${workflowId}`;
+      done = Number(r.done);
+      bad = r.bad;
+    } else {
+      const all: Run[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.workflows.runs(workflowId, { limit: 200, cursor });
+        all.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      const ended = all.filter((r) => TERMINAL.has(r.status));
+      const failed = ended.find((r) => r.status !== "succeeded");
+      if (failed) bad = `${failed.runId} ended ${failed.status}: ${failed.error?.code} ${failed.error?.message}`;
+      done = ended.length;
+    }
+    if (bad) throw new Error(`run ${bad}`);
+    if (done >= count) return;
+    if (Date.now() > deadline) throw new Error(`only ${done} of ${count} runs ended within ${timeoutMs / 1000} s`);
+    await Bun.sleep(pollMs);
+  }
+}
+
+async function details(client: VektorClient, runIds: string[]): Promise<RunDetail[]> {
+  const out: RunDetail[] = new Array(runIds.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < runIds.length) {
+      const i = next++;
+      out[i] = await client.workflows.runDetail(runIds[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, runIds.length) }, lane));
+  return out;
+}
+
+interface Cpu {
+  server: number;
+  workers: number;
+  pg: number;
+  bench: number;
+}
+
+interface Statement {
+  calls: number;
+  ms: number;
+  query: string;
+}
+
+interface Phase {
+  runs: RunDetail[];
+  /** Start of the clock: the first POST (PGlite), or the workers started over the queued runs (PostgreSQL). */
+  t0: number;
+  /** Posting all runs took this long (ms; not on the clock on PostgreSQL). */
+  postMs: number;
+  /** The last run's finishedAt (server clock, same machine). */
+  end: number;
+  cpu: Cpu;
+  /** pg_stat_statements over the clock (PostgreSQL only), most expensive first. */
+  statements: Statement[] | null;
+  /** Share of the machine's CPU that processes other than the benchmark's used meanwhile. */
+  others: number;
+}
+
+interface Env {
+  client: VektorClient;
+  /** Input file ids, one per run of a phase (reused across phases). */
+  files: string[];
+  cpu(): Cpu;
+  pollMs: number;
+  /** The queue, stopped while a load phase's runs are posted and started on the full queue: PostgreSQL's worker processes; PGlite's server restarted as ROLE=api, then ROLE=all. */
+  queue: { start(): Promise<void>; stop(): Promise<void> };
+}
+
+/** Light load: `count` runs, `group` at a time (each group ends before the next starts). */
+async function lightPhase(e: Env, graphJson: string, name: string, count: number, group = GROUP): Promise<RunDetail[]> {
+  const wf = await e.client.workflows.create({ name, graphJson });
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += group) {
+    const n = Math.min(group, count - i);
+    ids.push(...(await startRuns(e.client, wf.id, Array.from({ length: n }, (_, k) => [e.files[(i + k) % e.files.length]]), group)));
+    await waitRuns(e.client, wf.id, ids.length, pg ? 20 : 25);
+  }
+  return details(e.client, ids);
+}
+
+async function readStatements(): Promise<Statement[] | null> {
+  if (!pg?.statements) return null;
+  const rows = await pg.sql<{ calls: string; total: number; query: string }[]>`
+    select calls, total_exec_time as total, query from pg_stat_statements
+    where query not ilike '%pg_stat_statements%' and query not ilike '%count(*) filter (where status in%' order by total_exec_time desc`;
+  return rows.map((r) => ({ calls: Number(r.calls), ms: Number(r.total), query: r.query.replace(/\s+/g, " ").trim() }));
+}
+
+/**
+ * Load: `count` runs at once, posted with the queue stopped (each run's first step is queued by
+ * the API), then the queue started: the clock runs from the start to the last run's finishedAt,
+ * so it measures the engine, not the API's POSTs (their time is reported apart).
+ */
+async function loadPhase(e: Env, graphJson: string, name: string, count: number): Promise<Phase> {
+  const wf = await e.client.workflows.create({ name, graphJson });
+  const inputs = Array.from({ length: count }, (_, i) => [e.files[i % e.files.length]]);
+  await e.queue.stop();
+  const tp = performance.now();
+  const ids = await startRuns(e.client, wf.id, inputs, POST_CONCURRENCY);
+  const postMs = performance.now() - tp;
+  await e.queue.start(); // resolves at the processes' banner: the runner has just started claiming
+  if (pg) await pg.sql`select pg_stat_statements_reset()`.catch(() => {});
+  const busy0 = machineBusySeconds();
+  const cpu0 = e.cpu();
+  const t0 = Date.now();
+  await waitRuns(e.client, wf.id, count, pg ? 50 : 250);
+  const cpu1 = e.cpu();
+  const busy = machineBusySeconds() - busy0;
+  const wallS = (Date.now() - t0) / 1000;
+  const statements = await readStatements();
+  const runs = await details(e.client, ids);
+  const end = Math.max(...runs.map((d) => ms(d.run.finishedAt)));
+  if (!(end > t0)) throw new Error(`${name}: the runs ended before the queue was started (${new Date(end).toISOString()} <= ${new Date(t0).toISOString()})`);
+  const cpu = { server: cpu1.server - cpu0.server, workers: cpu1.workers - cpu0.workers, pg: cpu1.pg - cpu0.pg, bench: cpu1.bench - cpu0.bench };
+  const ours = cpu.server + cpu.workers + cpu.pg + cpu.bench;
+  return {
+    runs,
+    t0,
+    postMs,
+    end,
+    cpu,
+    statements,
+    others: Math.max(0, busy - ours) / (wallS * availableParallelism()),
+  };
+}
+
+interface Setup {
+  label: string;
+  db: "PGlite" | "PostgreSQL";
+  workers: number;
+  pollMs: number;
+  chainLight: RunDetail[];
+  fiveLight: RunDetail[];
+  chainLoad: Phase;
+  fiveLoad: Phase;
+}
+
+async function measure(e: Env, label: string, db: Setup["db"], workers: number): Promise<Setup> {
+  const tag = label.replace(/[^A-Za-z0-9]+/g, "-");
+  log(`${label}: warm-up`);
+  // every process's tool worker and JIT warm: several runs in flight per worker process
+  await lightPhase(e, FIVE, `warm-${tag}-five`, 4 * workers, 4 * workers);
+  await lightPhase(e, CHAIN, `warm-${tag}-chain`, 4 * workers, 4 * workers);
+  const t = performance.now();
+  const chainLight = await lightPhase(e, CHAIN, `light-${tag}-chain`, LAT_RUNS);
+  const fiveLight = await lightPhase(e, FIVE, `light-${tag}-five`, Math.max(GROUP, Math.round(LAT_RUNS / 2)));
+  log(`${label}: light load done in ${sec(performance.now() - t)} s (${chainLight.length} chains, ${fiveLight.length} 5-step runs, ${GROUP} in flight)`);
+  const chainLoad = await loadPhase(e, CHAIN, `load-${tag}-chain`, CHAIN_RUNS);
+  log(`${label}: ${CHAIN_RUNS} no-op chains at once: ${fixed((CHAIN_RUNS * CHAIN_LEN) / ((chainLoad.end - chainLoad.t0) / 1000))} steps/s (posting took ${sec(chainLoad.postMs)} s, wall ${sec(chainLoad.end - chainLoad.t0)} s)`);
+  const fiveLoad = await loadPhase(e, FIVE, `load-${tag}-five`, FIVE_RUNS);
+  log(`${label}: ${FIVE_RUNS} 5-step runs at once: ${fixed(FIVE_RUNS / ((fiveLoad.end - fiveLoad.t0) / 1000), 1)} runs/s (posting took ${sec(fiveLoad.postMs)} s, wall ${sec(fiveLoad.end - fiveLoad.t0)} s)`);
+  const c = fiveLoad.cpu;
+  log(`${label}: CPU during the 5-step runs: server ${fixed(c.server, 1)} s, workers ${fixed(c.workers, 1)} s, postgres ${fixed(c.pg, 1)} s, bench ${fixed(c.bench, 1)} s; other processes used ${fixed(100 * fiveLoad.others)}% of the machine`);
+  return { label, db, workers, pollMs: e.pollMs, chainLight, fiveLight, chainLoad, fiveLoad };
+}
+
+// ---------------------------------------------------------------- what the timestamps say
+
+interface JobTimes {
+  created: number;
+  started: number;
+  finished: number;
+}
+/** The control (workflow.step) and tool (tool.run) job of each step, by step id (the last one when a step ran twice). */
+type StepJobs = Map<string, { ctrl?: JobTimes; tool?: JobTimes }>;
+
+async function readJobs(db: Db, into: StepJobs): Promise<void> {
+  const rows = await db
+    .select({ kind: schema.job.kind, data: schema.job.data, created: schema.job.createdAt, started: schema.job.startedAt, finished: schema.job.finishedAt })
+    .from(schema.job)
+    .where(inArray(schema.job.kind, ["workflow.step", "tool.run"]));
+  rows.sort((a, b) => a.created.getTime() - b.created.getTime());
+  for (const r of rows) {
+    const stepId = (r.data as { stepId?: string } | null)?.stepId;
+    if (!stepId || !r.started || !r.finished) continue;
+    const t = { created: r.created.getTime(), started: r.started.getTime(), finished: r.finished.getTime() };
+    const entry = into.get(stepId) ?? {};
+    if (r.kind === "workflow.step") entry.ctrl = t;
+    else entry.tool = t;
+    into.set(stepId, entry);
+  }
+}
+
+/** Step ids are not in the API's view; the job rows name them, so match a step by its run and node via the control job's data. */
+async function readStepIds(db: Db): Promise<Map<string, string>> {
+  const rows = await db.select({ id: schema.workflowStep.id, runId: schema.workflowStep.runId, nodeId: schema.workflowStep.nodeId }).from(schema.workflowStep);
+  return new Map(rows.map((r) => [`${r.runId}/${r.nodeId}`, r.id]));
+}
+
+interface Pairs {
+  /** successor.startedAt - predecessor.finishedAt */
+  gap: number[];
+  /** predecessor.finishedAt -> successor.finishedAt, no-op successors only */
+  turn: number[];
+}
+function pairs(runs: RunDetail[], skipOp = false): Pairs {
+  const out: Pairs = { gap: [], turn: [] };
+  for (const d of runs) {
+    for (let i = 1; i < d.steps.length; i++) {
+      const a = d.steps[i - 1];
+      const b = d.steps[i];
+      out.gap.push(ms(b.startedAt) - ms(a.finishedAt));
+      if (!(skipOp && b.nodeId === OP_NODE)) out.turn.push(ms(b.finishedAt) - ms(a.finishedAt));
+    }
+  }
+  return out;
+}
+
+interface Hops {
+  /** The run's first step: queued by the API, claimed by a worker. */
+  first: number[];
+  /** No-op steps after the first: queued -> control job claimed. */
+  wait: number[];
+  /** No-op steps: claimed -> step finished (reads, execute, the locked transaction that starts the next). */
+  handler: number[];
+  /** op step: queued -> control job claimed; control handler until the tool job is queued; tool job queued -> claimed; tool job claimed -> finished; tool job finished -> step finished. */
+  opWait: number[];
+  opCtrl: number[];
+  toolWait: number[];
+  toolRun: number[];
+  opSettle: number[];
+  /** op step startedAt -> finishedAt. */
+  opTotal: number[];
+}
+function hops(runs: RunDetail[], stepIds: Map<string, string>, jobs: StepJobs): Hops {
+  const h: Hops = { first: [], wait: [], handler: [], opWait: [], opCtrl: [], toolWait: [], toolRun: [], opSettle: [], opTotal: [] };
+  for (const d of runs) {
+    d.steps.forEach((s, i) => {
+      const j = jobs.get(stepIds.get(`${d.run.runId}/${s.nodeId}`) ?? "");
+      const start = ms(s.startedAt);
+      const end = ms(s.finishedAt);
+      if (!j?.ctrl) return;
+      if (s.nodeId === OP_NODE) {
+        h.opTotal.push(end - start);
+        h.opWait.push(j.ctrl.started - start);
+        if (j.tool) {
+          h.opCtrl.push(j.tool.created - j.ctrl.started);
+          h.toolWait.push(j.tool.started - j.tool.created);
+          h.toolRun.push(j.tool.finished - j.tool.started);
+          h.opSettle.push(end - j.tool.finished);
+        }
+        return;
+      }
+      if (i === 0) h.first.push(j.ctrl.started - start);
+      else h.wait.push(j.ctrl.started - start);
+      h.handler.push(end - j.ctrl.started);
+    });
+  }
+  return h;
+}
+
+/** The tool's own time on `bytes` in a warm pool of one worker (first run discarded), as a worker process runs it. */
+async function toolTimeMs(bytes: Uint8Array, runs: number): Promise<number> {
+  const pool = new WorkerPool(1, createLogger("silent"));
+  try {
+    const xs: number[] = [];
+    for (let i = 0; i <= runs; i++) {
+      const t0 = performance.now();
+      const out = await pool.run({ id: `t${i}`, slug: TOOL, inputs: [{ name: "item.pdf", bytes: bytes.slice(), mime: "application/pdf" }], params: PARAMS, timeoutMs: 120_000 });
+      if (!out.ok) throw new Error(`${TOOL} in the pool: ${out.error.message}`);
+      if (i > 0) xs.push(performance.now() - t0);
+    }
+    return median(xs);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function uploadInputs(client: VektorClient, count: number): Promise<string[]> {
+  const ids: string[] = new Array(count);
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      ids[i] = (await client.files.upload(new Blob([await smallPdf(i)]), { filename: `item-${String(i + 1).padStart(4, "0")}.pdf`, mime: "application/pdf" })).fileId;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, count) }, lane));
+  return ids;
+}
+
+async function prepare(client: VektorClient, email: string): Promise<string[]> {
+  await client.admin.setConfig("platform_configs", { "ratelimit.per_minute": 1_000_000, "processing.max_concurrent_per_user": 1000 });
+  await client.admin.grantCredits({ email, amount: 1_000_000, reason: "benchmark" });
+  const t = performance.now();
+  // 50 distinct inputs, reused round-robin: runs that share one are far apart in the queue
+  const files = await uploadInputs(client, Math.min(50, Math.max(FIVE_RUNS, 4 * GROUP)));
+  log(`uploaded ${files.length} one-page PDFs in ${sec(performance.now() - t)} s`);
+  return files;
+}
+
+const sum = (xs: Statement[], k: "calls" | "ms") => xs.reduce((a, x) => a + x[k], 0);
+
+const selfCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+// ---------------------------------------------------------------- main
+
+const benchStart = performance.now();
+const setups: Setup[] = [];
+const stepIds = new Map<string, string>();
+const jobs: StepJobs = new Map();
+try {
+  const sample = await smallPdf(0);
+  const toolMs = await toolTimeMs(sample, 20);
+  log(`${TOOL} on one small PDF in a warm pool: ${fixed(toolMs, 1)} ms (median of 20)`);
+
+  if (WITH_PGLITE) {
+    const dataDir = join(work, "pglite");
+    const pollMs = POLLS[0];
+    log(`PGlite: one ROLE=all process, TOOL_WORKERS=1, JOB_POLL_MS=${pollMs}`);
+    const base = { TOOL_WORKERS: "1", JOB_POLL_MS: String(pollMs), DATABASE_URL: "" };
+    server = await startServer(dataDir, { ...base, ROLE: "all" });
+    const port = Number(new URL(server.url).port);
+    const client = await server.admin();
+    const email = ((await client.account()) as { email: string }).email;
+    const files = await prepare(client, email);
+    // The queue stops with a restart as ROLE=api (HTTP only) on the same data and port, and starts with one as ROLE=all.
+    const restart = async (role: "api" | "all") => {
+      await server?.stop();
+      server = null;
+      server = await startServer(dataDir, { ...base, ROLE: role }, { port, ready: role === "all" ? "banner" : "health" });
+    };
+    const env: Env = { client, files, pollMs, cpu: () => ({ server: server ? cpuSeconds(server.pid) : 0, workers: 0, pg: 0, bench: selfCpu() }), queue: { stop: () => restart("api"), start: () => restart("all") } };
+    setups.push(await measure(env, `PGlite, 1 process (poll ${pollMs} ms)`, "PGlite", 1));
+    await server?.stop();
+    server = null;
+    // PGlite is one process's file: read the job rows once its server has closed it.
+    const db = await openDatabase({ databaseUrl: null, dataDir });
+    for (const [k, v] of await readStepIds(db.db)) stepIds.set(k, v);
+    await readJobs(db.db, jobs);
+    await db.close();
+  }
+
+  if (WITH_POSTGRES) {
+    log("PostgreSQL: one ROLE=api process (no queue) + 1 or 2 ROLE=worker processes (TOOL_WORKERS=1, JOB_CONTROL_LANES default)");
+    pg = await startPostgres();
+    cluster = await startCluster({ dataDir: join(work, "pg-data"), databaseUrl: pg.url });
+    const client = await cluster.admin();
+    const files = await prepare(client, cluster.adminEmail);
+    const c = cluster;
+    const p = pg;
+    for (const pollMs of POLLS) {
+      for (const n of WORKER_COUNTS) {
+        const queue = { start: () => c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) }).then(() => {}), stop: () => c.stopWorkers() };
+        await queue.start();
+        const env: Env = {
+          client,
+          files,
+          pollMs,
+          queue,
+          cpu: () => ({ server: cpuSeconds(c.api.pid), workers: c.workers.reduce((s, w) => s + cpuSeconds(w.pid), 0), pg: treeCpuSeconds(p.pid), bench: selfCpu() }),
+        };
+        setups.push(await measure(env, `PostgreSQL, ${n} worker${n > 1 ? "s" : ""} (poll ${pollMs} ms)`, "PostgreSQL", n));
+        await c.stopWorkers();
+      }
+    }
+    const db = await openDatabase({ databaseUrl: pg.url, dataDir: join(work, "pg-data") });
+    dbs.push(db);
+    for (const [k, v] of await readStepIds(db.db)) stepIds.set(k, v);
+    await readJobs(db.db, jobs);
+  }
+
+  // ---------------------------------------------------------------- report
+  let allPass = true;
+  const verdict = (ok: boolean) => {
+    allPass &&= ok;
+    return ok ? "PASS" : "MISS";
+  };
+  const cell = (value: number, ok: boolean | null, digits = 1) => (Number.isFinite(value) ? `${fixed(value, digits)}${ok === null ? "" : ` ${verdict(ok)}`}` : "-");
+  const rate = (ph: Phase, units: number) => units / ((ph.end - ph.t0) / 1000);
+  const baseOf = (s: Setup) => setups.find((b) => b.db === s.db && b.pollMs === s.pollMs && b.workers === 1);
+
+  const rows: (string | number)[][] = [];
+  const row = (what: string, target: string, f: (s: Setup) => string) => rows.push([what, target, ...setups.map(f)]);
+  const chainP = setups.map((s) => pairs(s.chainLight));
+  const fiveP = setups.map((s) => pairs(s.fiveLight, true));
+  const loadP = setups.map((s) => pairs(s.chainLoad.runs));
+  const at = (s: Setup) => setups.indexOf(s);
+  row("no-op chain: step end -> successor startedAt, p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(chainP[at(s)].gap), p50(chainP[at(s)].gap) < TARGET.p50));
+  row("no-op chain: step end -> successor startedAt, p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(chainP[at(s)].gap), p95(chainP[at(s)].gap) < TARGET.p95));
+  row("no-op chain: step end -> successor end (whole transition), p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(chainP[at(s)].turn), p50(chainP[at(s)].turn) < TARGET.p50));
+  row("no-op chain: step end -> successor end (whole transition), p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(chainP[at(s)].turn), p95(chainP[at(s)].turn) < TARGET.p95));
+  row("5-step (pdf.rotate): step end -> successor startedAt, p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(fiveP[at(s)].gap), p50(fiveP[at(s)].gap) < TARGET.p50));
+  row("5-step (pdf.rotate): step end -> successor startedAt, p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(fiveP[at(s)].gap), p95(fiveP[at(s)].gap) < TARGET.p95));
+  row("5-step: step end -> no-op successor end, p50 / p95 ms", "-", (s) => pp(fiveP[at(s)].turn));
+  row(`5-step: op step start -> end minus ${TOOL} in a warm pool (${fixed(toolMs, 1)} ms), p50 / p95 ms`, "-", (s) => {
+    const total = s.fiveLight.map((d) => d.steps.find((x) => x.nodeId === OP_NODE)!).map((x) => ms(x.finishedAt) - ms(x.startedAt) - toolMs);
+    return pp(total);
+  });
+  row(`no-op chain, ${CHAIN_RUNS} runs at once: step end -> successor end, p50 / p95 ms`, "-", (s) => pp(loadP[at(s)].turn));
+  row(`no-op transitions / s per worker process (${CHAIN_RUNS} x ${CHAIN_LEN}-step chains at once)`, `>= ${TARGET.stepsPerSec}`, (s) => {
+    const r = rate(s.chainLoad, CHAIN_RUNS * CHAIN_LEN) / s.workers;
+    return cell(r, r >= TARGET.stepsPerSec, 0);
+  });
+  row(`5-step runs / s (${FIVE_RUNS} at once)`, "-", (s) => cell(rate(s.fiveLoad, FIVE_RUNS), null, 1));
+  row("scaling of 5-step runs / s vs 1 worker (same database and poll)", `>= ${TARGET.scaling}x`, (s) => {
+    const b = baseOf(s);
+    if (s.db !== "PostgreSQL" || s.workers === 1 || !b) return "-";
+    const x = rate(s.fiveLoad, FIVE_RUNS) / rate(b.fiveLoad, FIVE_RUNS);
+    return `${fixed(x, 2)}x ${verdict(x >= TARGET.scaling)}`;
+  });
+  row("scaling of no-op transitions / s vs 1 worker", "-", (s) => {
+    const b = baseOf(s);
+    if (s.db !== "PostgreSQL" || s.workers === 1 || !b) return "-";
+    return `${fixed(rate(s.chainLoad, CHAIN_RUNS) / rate(b.chainLoad, CHAIN_RUNS), 2)}x`;
+  });
+  console.log(
+    `\nworkflows: light load = ${LAT_RUNS} no-op chains and ${Math.max(GROUP, Math.round(LAT_RUNS / 2))} 5-step runs, ${GROUP} in flight; ` +
+      `PGlite: one ROLE=all process; PostgreSQL: ROLE=api + N ROLE=worker processes; TOOL_WORKERS=1 and JOB_CONTROL_LANES=4 per process. ` +
+      `NB startedAt is set when a step is queued, in the transaction that ended its predecessor: the queue wait is inside the successor's own time.\n`,
+  );
+  printTable(["measurement", "target", ...setups.map((s) => s.label)], rows);
+
+  const hopRows = setups.map((s) => {
+    const light = hops([...s.chainLight, ...s.fiveLight], stepIds, jobs);
+    return [s.label, pp(light.first), pp(light.wait), pp(light.handler), pp(light.opWait), pp(light.opCtrl), pp(light.toolWait), pp(light.toolRun), pp(light.opSettle)];
+  });
+  console.log(`\nwhere the time goes under light load, p50 / p95 ms (job rows; ${TOOL} alone in a warm pool: ${fixed(toolMs, 1)} ms):\n`);
+  printTable(
+    ["setup", "run's 1st step: queued (API) -> claimed", "no-op step: queued -> claimed", "no-op step: claimed -> finished", "op step: queued -> claimed", "op: claimed -> tool job queued", "tool job: queued -> claimed", "tool job: claimed -> finished", "tool job finished -> op step finished"],
+    hopRows,
+  );
+
+  const cpuPer = (ph: Phase, units: number, k: keyof Cpu) => fixed((ph.cpu[k] * 1000) / units, 1);
+  const stmts = (ph: Phase, units: number, k: "calls" | "ms", digits: number) => (ph.statements ? fixed(sum(ph.statements, k) / units, digits) : "-");
+  const steps = CHAIN_RUNS * CHAIN_LEN;
+  console.log(
+    `\nunder load: ${CHAIN_RUNS} no-op chains (${steps} steps), then ${FIVE_RUNS} 5-step runs, posted ${POST_CONCURRENCY} at a time with the queue stopped ` +
+      `(PostgreSQL: no worker process; PGlite: its server restarted as ROLE=api), clock from the queue's start (workers started; PGlite restarted as ROLE=all on the same data) ` +
+      `to the last run's finishedAt, so the engine's processes start cold. CPU: user + system of each process over the clock\n`,
+  );
+  printTable(
+    ["setup", "chains: posting s", "wall s", "steps/s", "no-op step: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / step: API or ROLE=all", "workers", "postgres", "SQL statements / step", "DB exec ms / step", "other processes' CPU share"],
+    setups.map((s) => {
+      const ch = hops(s.chainLoad.runs, stepIds, jobs);
+      const pgRow = s.db === "PostgreSQL";
+      return [s.label, sec(s.chainLoad.postMs), sec(s.chainLoad.end - s.chainLoad.t0), fixed(rate(s.chainLoad, steps)), pp(ch.wait), pp(ch.handler), cpuPer(s.chainLoad, steps, "server"), pgRow ? cpuPer(s.chainLoad, steps, "workers") : "-", pgRow ? cpuPer(s.chainLoad, steps, "pg") : "-", stmts(s.chainLoad, steps, "calls", 1), stmts(s.chainLoad, steps, "ms", 2), `${fixed(100 * s.chainLoad.others)}%`];
+    }),
+  );
+  console.log("");
+  printTable(
+    ["setup", "5-step: posting s", "wall s", "runs/s", "tool job: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / run: API or ROLE=all", "workers", "postgres", "bench client", "SQL statements / run", "DB exec ms / run", "other processes' CPU share"],
+    setups.map((s) => {
+      const fv = hops(s.fiveLoad.runs, stepIds, jobs);
+      const pgRow = s.db === "PostgreSQL";
+      return [s.label, sec(s.fiveLoad.postMs), sec(s.fiveLoad.end - s.fiveLoad.t0), fixed(rate(s.fiveLoad, FIVE_RUNS), 1), pp(fv.toolWait), pp(fv.toolRun), cpuPer(s.fiveLoad, FIVE_RUNS, "server"), pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "workers") : "-", pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "pg") : "-", cpuPer(s.fiveLoad, FIVE_RUNS, "bench"), stmts(s.fiveLoad, FIVE_RUNS, "calls", 0), stmts(s.fiveLoad, FIVE_RUNS, "ms", 1), `${fixed(100 * s.fiveLoad.others)}%`];
+    }),
+  );
+  const top = setups.find((s) => s.chainLoad.statements?.length);
+  if (top) {
+    console.log(`\nmost expensive statements, ${top.label}, ${CHAIN_RUNS} no-op chains (per step = calls / ${steps}; idle lanes' claim polls included):\n`);
+    printTable(
+      ["calls / step", "total ms", "mean ms", "statement"],
+      top.chainLoad.statements!.slice(0, 10).map((x) => [fixed(x.calls / steps, 2), fixed(x.ms), fixed(x.ms / x.calls, 3), x.query.slice(0, 120)]),
+    );
+  }
+  const shares = setups.flatMap((s) => [s.chainLoad.others, s.fiveLoad.others]);
+  const busy = Math.max(...shares) > 0.1 ? " -- WARNING: the machine was busy with other work, numbers are unreliable" : "";
+  console.log(`\nmachine: ${availableParallelism()} CPUs; other processes used ${fixed(100 * Math.min(...shares))}-${fixed(100 * Math.max(...shares))}% of it during the load phases${busy}; benchmark wall ${sec(performance.now() - benchStart)} s`);
+  if (!allPass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
+} finally {
+  await cleanup();
+}
