@@ -42,6 +42,8 @@ export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
 export class JobRunner {
   private stopped = false;
   private readonly wakers = new Set<() => void>();
+  /** Counts wake-ups, so a lane can tell one arrived while it was claiming. */
+  private pokes = 0;
   private lanes: Promise<void>[] = [];
   /** Jobs this process is running, each with the controller that stops it. */
   private readonly held = new Map<string, AbortController>();
@@ -89,6 +91,7 @@ export class JobRunner {
 
   /** Something was queued: idle lanes look at once instead of at their next poll. */
   poke(): void {
+    this.pokes++;
     for (const wake of [...this.wakers]) wake();
   }
 
@@ -101,12 +104,14 @@ export class JobRunner {
 
   private async lane(lane: Lane): Promise<void> {
     while (!this.stopped) {
+      const pokesBefore = this.pokes;
       const claimed = await this.claim(lane).catch((err) => {
         this.log.error({ err, lane }, "job claim failed");
         return null;
       });
       if (!claimed) {
-        await this.idle();
+        // A wake-up that came while the claim was in flight may be for a job it could not see yet.
+        if (this.pokes === pokesBefore) await this.idle();
         continue;
       }
       const controller = new AbortController();
