@@ -6,7 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { FORMATS } from "@vektor/shared/formats";
 import { matchesPrefixSuffix, uniqueFiles } from "../files";
-import type { NodeKind, StepContext } from "./types";
+import type { FileRef, NodeKind, StepContext } from "./types";
 
 const params = Type.Object(
   {
@@ -22,9 +22,13 @@ async function collect(ctx: StepContext) {
   const p = ctx.params as { fileIds?: string[]; sinceLastRun?: boolean; prefix?: string; suffix?: string };
   const fixed = p.fileIds?.length ? await ctx.files.byIds(p.fileIds) : [];
   if (p.fileIds && fixed.length < p.fileIds.length) ctx.log(`${p.fileIds.length - fixed.length} of the fixed fileIds are not uploaded files of the owner and were left out`);
-  const recent = p.sinceLastRun ? (await ctx.files.uploadedSince(ctx.previousRunAt)).filter((f) => matchesPrefixSuffix(f.filename, p.prefix, p.suffix)) : [];
-  if (p.sinceLastRun) ctx.log(`${recent.length} file(s) uploaded since ${ctx.previousRunAt?.toISOString() ?? "the start"} match`);
-  return uniqueFiles([...ctx.runInputs, ...fixed, ...recent]);
+  let recent: FileRef[] = [];
+  if (p.sinceLastRun) {
+    const since = await ctx.previousRunAt();
+    recent = (await ctx.files.uploadedSince(since)).filter((f) => matchesPrefixSuffix(f.filename, p.prefix, p.suffix));
+    ctx.log(`${recent.length} file(s) uploaded since ${since?.toISOString() ?? "the start"} match`);
+  }
+  return uniqueFiles([...(await ctx.runInputs()), ...fixed, ...recent]);
 }
 
 /** The node kind `source.upload`. */

@@ -37,10 +37,10 @@ export interface StepContext {
   params: Record<string, unknown>;
   /** The union of the predecessors' outputs, in edge order, without duplicates. */
   inputs: FileRef[];
-  /** The files the run was started with (its trigger's files). */
-  runInputs: FileRef[];
-  /** When the workflow's previous run was created (for source.upload sinceLastRun), or null. */
-  previousRunAt: Date | null;
+  /** The files the run was started with (its trigger's files); looked up only by the nodes that ask. */
+  runInputs(): Promise<FileRef[]>;
+  /** When the workflow's previous run was created (for source.upload sinceLastRun), or null; looked up only when asked. */
+  previousRunAt(): Promise<Date | null>;
   /** The run's start time (for sink.rename's {date}). */
   startedAt: Date;
   /**

@@ -31,7 +31,9 @@ export function fileRef(filename: string, format: string | null, over: Partial<F
 }
 
 /** A context for `kind` with `params` checked (defaults applied) and `over` on top; `logs` collects log lines. */
-export function contextFor(kind: NodeKind, params: Record<string, unknown>, over: Partial<StepContext> & Pick<StepContext, "userId" | "files">) {
+type ContextOver = Partial<Omit<StepContext, "runInputs" | "previousRunAt">> & Pick<StepContext, "userId" | "files"> & { runInputs?: FileRef[]; previousRunAt?: Date | null };
+
+export function contextFor(kind: NodeKind, params: Record<string, unknown>, { runInputs = [], previousRunAt = null, ...over }: ContextOver) {
   const checked = checkParams(kind.description.params, params);
   if (!checked.ok) throw new Error(checked.message);
   const logs: string[] = [];
@@ -40,8 +42,8 @@ export function contextFor(kind: NodeKind, params: Record<string, unknown>, over
     nodeId: "node1",
     params: checked.params,
     inputs: [],
-    runInputs: [],
-    previousRunAt: null,
+    runInputs: async () => runInputs,
+    previousRunAt: async () => previousRunAt,
     startedAt: new Date("2025-03-04T05:06:07Z"),
     nested: false,
     log: (line) => void logs.push(line),
@@ -70,7 +72,7 @@ export interface TestUser {
   /** The engine's StepFiles for a step of this user run as `jobId` (a new id when not given). */
   files(jobId?: string): StepFiles;
   /** A context for a step of this user over the real StepFiles (a new job id per context unless `files` is given). */
-  contextFor(kind: NodeKind, params?: Record<string, unknown>, over?: Partial<StepContext>): ReturnType<typeof contextFor>;
+  contextFor(kind: NodeKind, params?: Record<string, unknown>, over?: Partial<ContextOver>): ReturnType<typeof contextFor>;
   /** Ids of all this user's file rows, oldest first. */
   fileIds(): Promise<string[]>;
 }
