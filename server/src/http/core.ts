@@ -19,23 +19,27 @@ export function requestIdOf(request: Request): string {
   return requestIds.get(request)?.id ?? "unknown";
 }
 
-async function readCapped(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new ServiceError("PAYLOAD_TOO_LARGE", `JSON bodies are limited to ${limit} bytes`);
-  if (!request.body) return "";
+/** A request body's bytes, at most `limit` of them (413 PAYLOAD_TOO_LARGE beyond, said of `what`), read before anything parses them. */
+export async function readCappedBytes(request: Request, limit: number, what = "JSON bodies"): Promise<Uint8Array> {
+  const tooLarge = () => new ServiceError("PAYLOAD_TOO_LARGE", `${what} are limited to ${limit} bytes`);
+  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
   for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    const chunk = r.value;
-    total += chunk.byteLength;
+    total += r.value.byteLength;
     if (total > limit) {
       await reader.cancel();
-      throw new ServiceError("PAYLOAD_TOO_LARGE", `JSON bodies are limited to ${limit} bytes`);
+      throw tooLarge();
     }
-    chunks.push(chunk);
+    chunks.push(r.value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+async function readCapped(request: Request, limit: number): Promise<string> {
+  return new TextDecoder().decode(await readCappedBytes(request, limit));
 }
 
 /**

@@ -3,12 +3,11 @@
  * list, create-or-replace and delete a workflow's triggers (session or token), and the hook a
  * third party calls without login, whose raw body is read here (the signature covers its bytes).
  */
-import { ServiceError } from "@vektor/shared/errors";
 import { PutTriggerBody, PutTriggerResult, Trigger, WEBHOOK_TOLERANCE_SECONDS } from "@vektor/shared/schemas/trigger";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
-import { JSON_BODY_LIMIT, jsonBody } from "../../http/core";
+import { JSON_BODY_LIMIT, jsonBody, readCappedBytes } from "../../http/core";
 import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
@@ -27,25 +26,6 @@ const HOOK_DESCRIPTION = `Starts a run of the workflow without login, charged li
 **Legacy form.** No signature headers; the JSON body carries \`secret\` (compared in constant time) and \`fileIds\`. A wrong secret: 401 \`WEBHOOK_SIGNATURE_INVALID\`.
 
 **Body** (JSON, at most 1 MiB): \`{ fileIds?: string[] }\` (signed) or \`{ secret, fileIds? }\` (legacy); \`fileIds\` (default none) must be files of the workflow's owner (404 otherwise) and UPLOADED (409). No credentials at all: 401 \`UNAUTHORIZED\`. Unknown workflow: 404. workflow.webhook_enabled off: 403 \`FEATURE_DISABLED\`. Not enough credits: 402. Nothing is charged on any refusal.`;
-
-/** The body's bytes, at most `limit` of them (413 beyond), read before anything parses them. */
-async function rawBody(request: Request, limit: number): Promise<Uint8Array> {
-  const tooLarge = () => new ServiceError("PAYLOAD_TOO_LARGE", `Hook bodies are limited to ${limit} bytes`);
-  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    total += r.value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(r.value);
-  }
-  return Buffer.concat(chunks);
-}
 
 export function triggersModule(s: Services, t: TriggerService) {
   const { doc, docJson } = routeDocs(s.callers);
@@ -98,7 +78,7 @@ export function triggersModule(s: Services, t: TriggerService) {
       params: Type.Object({ id: Id, triggerId: Id }),
       ...doc({ summary: "Delete a trigger", description: "Its secret stops working at once; its queued schedule or watch fires start nothing. Unknown trigger, or another user's workflow: 404.", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }) }),
     })
-    .post("/:id/hook", async ({ request, params }) => ok(await t.hook(params.id, await rawBody(request, JSON_BODY_LIMIT), request.headers)), {
+    .post("/:id/hook", async ({ request, params }) => ok(await t.hook(params.id, await readCappedBytes(request, JSON_BODY_LIMIT, "Hook bodies"), request.headers)), {
       parse: "none",
       params: Type.Object({ id: Id }),
       // Documented, not constrained: a malformed value is the hook's 401, not a 400.
