@@ -47,7 +47,8 @@ export async function buildServices(env: Env): Promise<Services> {
   const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails });
   const tokens = new TokenService(database.db);
   const batches = new BatchService(database.db, config);
-  const engine = new Engine();
+  const store = createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined });
+  const engine = new Engine(store);
   const workflows = new WorkflowService(database.db, config, engine);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const base = {
@@ -58,7 +59,7 @@ export async function buildServices(env: Env): Promise<Services> {
     auth,
     tokens,
     callers: new CallerResolver(auth, tokens, database.db),
-    store: createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined }),
+    store,
     limiter: new RateLimiter(),
     signer: new UrlSigner(`${secret}:urls`),
     jobs: new JobService(database.db, config),

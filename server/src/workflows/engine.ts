@@ -12,6 +12,8 @@ import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import { newId } from "../lib/ids";
 import { enqueue } from "../jobs/queue";
 import { credit } from "../modules/account/credits";
+import type { ObjectStore } from "../storage/types";
+import { executeStep, runsInline } from "./execute";
 import type { ToolJobSpec } from "./nodes/types";
 
 export type RunRow = typeof workflowRun.$inferSelect;
@@ -31,33 +33,56 @@ export async function lockRun(tx: Tx, runId: string): Promise<RunRow | null> {
   return run ?? null;
 }
 
+/**
+ * How a transition may start the steps it readies. `inline`: kinds that only read the database
+ * run right here, in the transition's transaction (the queue's own transitions); otherwise every
+ * readied step is queued as a `workflow.step` job (API requests: they record, workers execute).
+ */
+export interface AdvanceOptions {
+  inline?: boolean;
+}
+
 export class Engine {
   /** Hooks run where a run becomes terminal; the next features add theirs. */
   readonly terminalHooks: TerminalHook[] = [];
   /** Called after a transaction queued work, so idle runners look at once. */
   onQueued: () => void = () => {};
 
+  /** `store`: what inline steps' StepFiles use (inline kinds write no objects; null runs nothing inline). */
+  constructor(private readonly store: ObjectStore | null = null) {}
+
   /**
-   * Starts every pending step whose predecessors all ended well, then settles the run: waiting,
-   * running, or terminal once nothing is left to do. Call it with the run locked.
+   * Starts every pending step whose predecessors all ended well (inline kinds run at once, and
+   * the steps they ready after them), then settles the run: waiting, running, or terminal once
+   * nothing is left to do. Call it with the run locked.
    */
-  async advance(tx: Tx, run: RunRow): Promise<void> {
+  async advance(tx: Tx, run: RunRow, opts: AdvanceOptions = {}): Promise<void> {
     if (TERMINAL_RUN.has(run.status)) return;
     const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
     const byNode = new Map(steps.map((s) => [s.nodeId, s]));
     const preds = predecessors(run);
-    const failed = steps.find((s) => s.status === "failed");
-    if (!failed) {
-      for (const step of steps) {
-        if (step.status !== "pending") continue;
-        const before = (preds.get(step.nodeId) ?? []).map((id) => byNode.get(id)!);
-        if (!before.every((p) => p.status === "succeeded")) continue;
-        const inputs = [...new Set(before.flatMap((p) => p.outputFileIds))];
+    const succs = successors(run);
+    const before = (step: StepRow) => (preds.get(step.nodeId) ?? []).map((id) => byNode.get(id)!);
+    const ready = (step: StepRow) => step.status === "pending" && before(step).every((p) => p.status === "succeeded");
+    let failed = steps.find((s) => s.status === "failed") ?? null;
+    const work = steps.filter(ready);
+    while (!failed && work.length) {
+      const step = work.shift()!;
+      const inputs = [...new Set(before(step).flatMap((p) => p.outputFileIds))];
+      if (!opts.inline || !this.store || !runsInline(step.type)) {
         await this.startStep(tx, run, step, inputs);
         step.status = "running";
+        continue;
+      }
+      await this.runInline(tx, run, step, inputs);
+      if (step.status === "failed") failed = step;
+      if (step.status !== "succeeded") continue;
+      for (const next of succs.get(step.nodeId) ?? []) {
+        const s = byNode.get(next)!;
+        if (ready(s) && !work.includes(s)) work.push(s);
       }
     }
-    await this.settle(tx, run, steps, failed ?? null);
+    await this.settle(tx, run, steps, failed);
   }
 
   private async startStep(tx: Tx, run: RunRow, step: StepRow, inputs: string[]): Promise<void> {
@@ -68,6 +93,34 @@ export class Engine {
       .where(eq(workflowStep.id, step.id));
     await enqueue(tx, { kind: "workflow.step", data: { runId: run.id, stepId: step.id, attempt }, userId: run.userId, dedupeKey: `wf.step:${step.id}:${attempt}` });
     this.onQueued();
+  }
+
+  /**
+   * Executes an inline step inside the transition and records what it gave in one UPDATE:
+   * done (succeeded), tool jobs (running until they end), or an error (failed). `step` is
+   * updated in place so the caller can go on to its successors without reading the steps again.
+   */
+  private async runInline(tx: Tx, run: RunRow, step: StepRow, inputs: string[]): Promise<void> {
+    const now = new Date();
+    Object.assign(step, { status: "running", attempts: step.attempts + 1, inputFileIds: inputs, outputFileIds: [], jobIds: [], errorCode: null, errorMessage: null, startedAt: now, finishedAt: null });
+    const logs: string[] = [];
+    const outcome = await executeStep(tx, this.store!, run, step, `inline:${step.id}:${step.attempts}`, logs);
+    if ("error" in outcome) {
+      Object.assign(step, { status: "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message, finishedAt: now });
+    } else if (outcome.result.kind === "done") {
+      Object.assign(step, { status: "succeeded", outputFileIds: outcome.result.outputs.map((f) => f.id), finishedAt: now });
+    } else if (outcome.result.kind === "jobs" && outcome.result.jobs.length === 0) {
+      logs.push("No input this tool accepts: nothing to do");
+      Object.assign(step, { status: "succeeded", finishedAt: now });
+    } else if (outcome.result.kind === "jobs") {
+      step.jobIds = await this.insertToolJobs(tx, run, step, outcome.result.jobs);
+      step.charged = false;
+    } else {
+      throw new Error(`node kind ${step.type} is marked inline but asked to wait for an approval`);
+    }
+    step.logs = [...step.logs, ...logs];
+    const { id, runId, nodeId, parentNodeId, type, ...changed } = step;
+    await tx.update(workflowStep).set(changed).where(eq(workflowStep.id, id));
   }
 
   /** The run's status from its steps; terminal exactly once. */
@@ -108,33 +161,38 @@ export class Engine {
   }
 
   /** A step's own work is done: record its outputs (only if this attempt still owns it) and move on. */
-  async completeStep(tx: Tx, run: RunRow, stepId: string, attempt: number, outputFileIds: string[], logs: string[] = []): Promise<void> {
+  async completeStep(tx: Tx, run: RunRow, stepId: string, attempt: number, outputFileIds: string[], logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
     const done = await tx
       .update(workflowStep)
       .set({ status: "succeeded", outputFileIds, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb`, finishedAt: new Date() })
       .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
       .returning({ id: workflowStep.id });
-    if (done.length) await this.advance(tx, run);
+    if (done.length) await this.advance(tx, run, opts);
   }
 
-  async failStep(tx: Tx, run: RunRow, stepId: string, attempt: number, error: RunError, logs: string[] = []): Promise<void> {
+  async failStep(tx: Tx, run: RunRow, stepId: string, attempt: number, error: RunError, logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
     const done = await tx
       .update(workflowStep)
       .set({ status: "failed", errorCode: error.code, errorMessage: error.message, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb`, finishedAt: new Date() })
       .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
       .returning({ id: workflowStep.id });
-    if (done.length) await this.advance(tx, run);
+    if (done.length) await this.advance(tx, run, opts);
   }
 
   /** op.<slug>: queue the step's tool jobs; the step ends when the last of them ends. */
   async startToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[], logs: string[]): Promise<void> {
-    const rows = specs.map((s) => ({ id: newId("job"), userId: run.userId, type: s.type, status: "queued", params: s.params, inputFileIds: s.inputFileIds, origin: "workflow", data: { runId: run.id, stepId: step.id } }));
-    if (rows.length) await tx.insert(job).values(rows);
+    const jobIds = await this.insertToolJobs(tx, run, step, specs);
     await tx
       .update(workflowStep)
-      .set({ jobIds: rows.map((r) => r.id), charged: false, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb` })
+      .set({ jobIds, charged: false, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb` })
       .where(eq(workflowStep.id, step.id));
+  }
+
+  private async insertToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[]): Promise<string[]> {
+    const rows = specs.map((s) => ({ id: newId("job"), userId: run.userId, type: s.type, status: "queued", params: s.params, inputFileIds: s.inputFileIds, origin: "workflow", data: { runId: run.id, stepId: step.id } }));
+    if (rows.length) await tx.insert(job).values(rows);
     this.onQueued();
+    return rows.map((r) => r.id);
   }
 
   /** logic.approval: the step waits; a delayed job ends it when nobody decided in time. */
@@ -144,7 +202,7 @@ export class Engine {
     await tx.insert(workflowApproval).values({ id: newId("apr"), runId: run.id, nodeId: step.nodeId, status: "pending", requestedAt: now, expiresAt });
     await tx.update(workflowStep).set({ status: "waiting_approval" }).where(eq(workflowStep.id, step.id));
     await enqueue(tx, { kind: "approval.timeout", data: { runId: run.id, nodeId: step.nodeId }, userId: run.userId, runAfter: expiresAt, dedupeKey: `wf.approval:${run.id}:${step.nodeId}:${step.attempts}` });
-    await this.advance(tx, run);
+    await this.advance(tx, run, { inline: true });
   }
 
   /** A tool job of an op step ended (called where its outcome is recorded). */
@@ -158,8 +216,8 @@ export class Engine {
     const order = new Map(step.jobIds.map((id, i) => [id, i]));
     jobs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const bad = jobs.find((j) => j.status !== "succeeded");
-    if (bad) return this.failStep(tx, run, step.id, step.attempts, { code: bad.code ?? "TOOL_FAILED", message: bad.message ?? "A tool job did not succeed" });
-    return this.completeStep(tx, run, step.id, step.attempts, jobs.flatMap((j) => j.out));
+    if (bad) return this.failStep(tx, run, step.id, step.attempts, { code: bad.code ?? "TOOL_FAILED", message: bad.message ?? "A tool job did not succeed" }, [], { inline: true });
+    return this.completeStep(tx, run, step.id, step.attempts, jobs.flatMap((j) => j.out), [], { inline: true });
   }
 
   /**
@@ -196,6 +254,13 @@ export class Engine {
     const [reopened] = await tx.update(workflowRun).set({ status: "running", errorCode: null, errorMessage: null, outputFileIds: [], finishedAt: null }).where(eq(workflowRun.id, run.id)).returning();
     await this.advance(tx, reopened);
   }
+}
+
+/** Each node's successors in the run's plan. */
+function successors(run: RunRow): Map<string, string[]> {
+  const out = new Map<string, string[]>(run.plan.nodes.map((n) => [n.id, []]));
+  for (const e of run.plan.edges) out.get(e.source)?.push(e.target);
+  return out;
 }
 
 /** Each node's predecessors in the run's plan. */

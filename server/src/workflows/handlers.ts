@@ -4,21 +4,19 @@
  * `approval.timeout` ends an undecided approval; the tool.run hook ends op steps. Each is safe to
  * run twice: the step's attempt number and status decide whether its result still counts.
  */
-import { ToolError } from "@vektor/shared/tools/manifest";
-import { ServiceError } from "@vektor/shared/errors";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import type { ControlHandler } from "../jobs/handlers";
 import type { ConfigService } from "../modules/config/service";
 import { formatDuration } from "../lib/duration";
 import type { ObjectStore } from "../storage/types";
-import { lockRun, TERMINAL_RUN, type Engine, type RunRow, type StepRow } from "./engine";
-import { getNodeKind } from "./nodes";
-import type { StepContext, StepResult } from "./nodes/types";
-import { filesByIds, stepFiles } from "./step-files";
+import { lockRun, TERMINAL_RUN, type Engine, type StepRow } from "./engine";
+import { executeStep } from "./execute";
 
 const STEP_RETRY = { attempts: 5, baseDelayMs: 200, maxDelayMs: 30_000 };
+/** Queue jobs are where steps execute: the transitions they make run the next inline steps at once. */
+const INLINE = { inline: true };
 
 export interface WorkflowHandlerDeps {
   db: Db;
@@ -37,18 +35,18 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
       const [step] = await d.db.select().from(workflowStep).where(eq(workflowStep.id, stepId));
       if (!run || !step || TERMINAL_RUN.has(run.status) || !stillOwns(step, attempt)) return;
       const logs: string[] = [];
-      const outcome = await execute(d, run, step, job.id, logs);
+      const outcome = await executeStep(d.db, d.store, run, step, job.id, logs);
       // Read before the transaction: on PGlite (one connection) a query outside it would wait for it forever.
       const defaultTimeout = await d.config.get("workflow.approval_timeout_seconds_default");
       await d.db.transaction(async (tx) => {
         const locked = await lockRun(tx, runId);
         const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
         if (!locked || TERMINAL_RUN.has(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
-        if ("error" in outcome) return d.engine.failStep(tx, locked, stepId, attempt, outcome.error, logs);
+        if ("error" in outcome) return d.engine.failStep(tx, locked, stepId, attempt, outcome.error, logs, INLINE);
         const result = outcome.result;
-        if (result.kind === "done") return d.engine.completeStep(tx, locked, stepId, attempt, result.outputs.map((f) => f.id), logs);
+        if (result.kind === "done") return d.engine.completeStep(tx, locked, stepId, attempt, result.outputs.map((f) => f.id), logs, INLINE);
         if (result.kind === "jobs") {
-          if (result.jobs.length === 0) return d.engine.completeStep(tx, locked, stepId, attempt, [], [...logs, "No input this tool accepts: nothing to do"]);
+          if (result.jobs.length === 0) return d.engine.completeStep(tx, locked, stepId, attempt, [], [...logs, "No input this tool accepts: nothing to do"], INLINE);
           return d.engine.startToolJobs(tx, locked, fresh, result.jobs, logs);
         }
         return d.engine.awaitApproval(tx, locked, fresh, result.timeoutSeconds > 0 ? result.timeoutSeconds : defaultTimeout);
@@ -58,7 +56,7 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
     async onFailed(tx, job, failure) {
       const run = await lockRun(tx, job.data.runId);
       if (!run || TERMINAL_RUN.has(run.status)) return;
-      await d.engine.failStep(tx, run, job.data.stepId, job.data.attempt, { code: "STEP_FAILED", message: `The step could not be run: ${failure.message}` });
+      await d.engine.failStep(tx, run, job.data.stepId, job.data.attempt, { code: "STEP_FAILED", message: `The step could not be run: ${failure.message}` }, [], INLINE);
     },
   };
 }
@@ -66,41 +64,6 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
 /** The step's attempt still running, and its tool jobs not yet queued (a re-run after a crash must not queue them twice). */
 function stillOwns(step: StepRow, attempt: number): boolean {
   return step.status === "running" && step.attempts === attempt && step.jobIds.length === 0;
-}
-
-async function execute(d: WorkflowHandlerDeps, run: RunRow, step: StepRow, jobId: string, logs: string[]): Promise<{ result: StepResult } | { error: { code: string; message: string } }> {
-  const node = run.plan.nodes.find((n) => n.id === step.nodeId);
-  const kind = getNodeKind(step.type);
-  if (!node || !kind) return { error: { code: "UNKNOWN_NODE_TYPE", message: `No node kind "${step.type}"` } };
-  const ctx: StepContext = {
-    runId: run.id,
-    userId: run.userId,
-    nodeId: step.nodeId,
-    params: node.params,
-    nested: node.nested,
-    inputs: await filesByIds(d.db, run.userId, step.inputFileIds),
-    runInputs: () => filesByIds(d.db, run.userId, run.inputFileIds),
-    previousRunAt: () => previousRunAt(d.db, run),
-    startedAt: run.startedAt ?? run.createdAt,
-    files: stepFiles(d.db, d.store, run.userId, jobId),
-    log: (line) => void logs.push(line),
-  };
-  try {
-    return { result: await kind.execute(ctx) };
-  } catch (err) {
-    if (err instanceof ServiceError || err instanceof ToolError) return { error: { code: err.code, message: err.message } };
-    throw err; // unexpected (storage, database): the queue retries the step with back-off
-  }
-}
-
-async function previousRunAt(db: Db, run: RunRow): Promise<Date | null> {
-  const [prev] = await db
-    .select({ at: workflowRun.createdAt })
-    .from(workflowRun)
-    .where(and(eq(workflowRun.workflowId, run.workflowId), lt(workflowRun.createdAt, run.createdAt)))
-    .orderBy(desc(workflowRun.createdAt))
-    .limit(1);
-  return prev?.at ?? null;
 }
 
 export function approvalTimeoutHandler(d: WorkflowHandlerDeps): ControlHandler<"approval.timeout"> {
@@ -120,7 +83,7 @@ export function approvalTimeoutHandler(d: WorkflowHandlerDeps): ControlHandler<"
         if (!expired.length) return;
         const [step] = await tx.select().from(workflowStep).where(and(eq(workflowStep.runId, runId), eq(workflowStep.nodeId, nodeId)));
         const seconds = Math.round((expired[0].expiresAt.getTime() - expired[0].requestedAt.getTime()) / 1000);
-        await d.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_TIMEOUT", message: `Nobody decided within ${formatDuration(seconds * 1000)}` });
+        await d.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_TIMEOUT", message: `Nobody decided within ${formatDuration(seconds * 1000)}` }, [], INLINE);
       });
     },
     // The timeout could not be applied: end the run rather than leave it waiting past its limit.

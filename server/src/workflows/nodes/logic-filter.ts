@@ -50,6 +50,7 @@ export const logicFilter: NodeKind = {
     params,
     io: { accepts: "any", produces: "inputs" },
     chargedSteps: 0,
+    inline: true,
   },
   producesFor: (p) => (p as FilterRule).formats,
   execute: async (ctx) => {

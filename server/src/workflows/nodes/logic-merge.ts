@@ -13,6 +13,7 @@ export const logicMerge: NodeKind = {
     params: Type.Object({}, { additionalProperties: false }),
     io: { accepts: "any", produces: "inputs" },
     chargedSteps: 0,
+    inline: true,
   },
   execute: async (ctx) => ({ kind: "done", outputs: uniqueFiles(ctx.inputs) }),
 };

@@ -16,6 +16,7 @@ export const opWorkflow: NodeKind = {
     params: Type.Object({ workflowId: Type.String({ minLength: 1, maxLength: 100, description: "One of your workflows" }) }, { additionalProperties: false }),
     io: { accepts: "any", produces: "inputs" },
     chargedSteps: 0,
+    inline: true,
   },
   execute: async (ctx) => ({ kind: "done", outputs: ctx.inputs }),
 };

@@ -58,6 +58,7 @@ export function opNode(entry: ToolEntry): NodeKind {
       params: manifest.params,
       io: { accepts: manifest.io.accepts, produces: manifest.io.produces, minInputs: manifest.io.minInputs ?? 1, maxInputs: manifest.io.maxInputs ?? 1 },
       chargedSteps: 1,
+      inline: true,
     },
     producesFor: (params) => chosenFormats(manifest, params),
     execute: async (ctx) => {

@@ -12,6 +12,7 @@ export const sinkDownload: NodeKind = {
     params: Type.Object({}, { additionalProperties: false }),
     io: { accepts: "any", produces: "inputs" },
     chargedSteps: 0,
+    inline: true,
   },
   execute: async (ctx) => ({ kind: "done", outputs: ctx.inputs }),
 };

@@ -42,6 +42,7 @@ export const sourceUpload: NodeKind = {
     // Any uploaded file, so every known format (validation passes a nested one's inputs through instead).
     io: { accepts: "any", produces: FORMATS.map((f) => f.id) },
     chargedSteps: 0,
+    inline: true,
   },
   execute: async (ctx) => ({ kind: "done", outputs: ctx.nested ? ctx.inputs : await collect(ctx) }),
 };

@@ -17,6 +17,7 @@ function triggerNode(variant: "manual" | "webhook" | "schedule", title: string, 
       params: Type.Object({}, { additionalProperties: false }),
       io: { accepts: "any", produces: "inputs" },
       chargedSteps: 0,
+      inline: true,
     },
     execute: async (ctx) => ({ kind: "done", outputs: ctx.inputs }),
   };

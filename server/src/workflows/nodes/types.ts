@@ -91,6 +91,13 @@ export interface NodeDescription {
   io: NodeIo;
   /** Tool steps charged per run (op.<slug>: 1; everything else 0). */
   chargedSteps: number;
+  /**
+   * The kind only reads the database (no object writes, no slow work), so the engine runs it
+   * inside the transition that readied it instead of through a queued job: a chain of such
+   * steps costs one transaction, not a queue round trip each. Kinds that write objects
+   * (sink.zip, sink.rename) or wait (logic.approval) leave it unset.
+   */
+  inline?: boolean;
 }
 
 export interface NodeKind {
