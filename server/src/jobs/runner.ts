@@ -38,6 +38,7 @@ const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
 /** What a claim looks at: first jobs whose process died (lease ran out), then due queued ones. */
 const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
 export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
+const EXPIRED_CHECK_MS = 1000;
 
 export class JobRunner {
   private stopped = false;
@@ -48,6 +49,8 @@ export class JobRunner {
   /** Jobs this process is running, each with the controller that stops it. */
   private readonly held = new Map<string, AbortController>();
   private renewer: ReturnType<typeof setInterval> | null = null;
+  /** When each lane last looked for jobs whose lease ran out. */
+  private readonly expiredCheckedAt = new Map<Lane, number>();
 
   constructor(
     private readonly db: Db,
@@ -147,10 +150,19 @@ export class JobRunner {
   async claim(lane: Lane): Promise<JobRow | null> {
     const limits = lane === "tool" ? await this.limits() : { perUser: 0, global: 0 };
     const args = { lane, ...limits, leaseMs: this.opts.leaseMs };
-    const [expired] = await claimStatement(this.db, EXPIRED, args);
-    if (expired) return expired;
+    // A dead process's jobs are looked for at most once a second per lane while the queue is
+    // busy (a lease lasts far longer), and on every claim that finds nothing queued: one
+    // statement per claim instead of two on the hot path.
+    const due = Date.now() - (this.expiredCheckedAt.get(lane) ?? 0) >= EXPIRED_CHECK_MS;
+    if (due) {
+      this.expiredCheckedAt.set(lane, Date.now());
+      const [expired] = await claimStatement(this.db, EXPIRED, args);
+      if (expired) return expired;
+    }
     const [queued] = await claimStatement(this.db, QUEUED, args);
-    return queued ?? null;
+    if (queued || due) return queued ?? null;
+    const [expired] = await claimStatement(this.db, EXPIRED, args);
+    return expired ?? null;
   }
 
   // ---- control lane ----
