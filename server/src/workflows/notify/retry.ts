@@ -1,0 +1,39 @@
+/**
+ * The retry policy and the shared plumbing of both notification kinds: a delivery attempt that
+ * did not get through throws, so the queue puts the job back with exponential back-off and
+ * jitter stored as its run_after (a restart keeps the schedule); after the last attempt the
+ * delivery is marked failed in the transaction that ends the job.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client";
+import { delivery } from "../../db/schema";
+import type { RetryPolicy } from "../../jobs/kinds";
+import type { Logger } from "../../log";
+import type { ConfigService } from "../../modules/config/service";
+
+/** Ten attempts: with the default 30 s base, 30 s, 1, 2, 4, ... 32 min apart, about two hours in all. */
+export const NOTIFY_ATTEMPTS = 10;
+
+/** Back-off doubles from `baseMs` (NOTIFY_RETRY_BASE_MS), up to 64 times it and never more than an hour. */
+export function notifyRetryPolicy(baseMs: number): RetryPolicy {
+  const base = Math.max(1, baseMs);
+  return { attempts: NOTIFY_ATTEMPTS, baseDelayMs: base, maxDelayMs: Math.min(3_600_000, base * 64) };
+}
+
+export interface NotifyDeps {
+  db: Db;
+  config: ConfigService;
+  log: Logger;
+  /** NOTIFY_TIMEOUT_MS: one attempt's time limit (default 10 s). */
+  timeoutMs: number;
+  /** NOTIFY_RETRY_BASE_MS. */
+  retryBaseMs: number;
+}
+
+/** Thrown by a handler after recording a failed attempt: the queue tries again later. */
+export class AttemptFailed extends Error {}
+
+/** After the last attempt: the delivery gave up (its attempts are already recorded). */
+export async function markFailed(tx: Tx, deliveryId: string): Promise<void> {
+  await tx.update(delivery).set({ status: "failed", finishedAt: new Date() }).where(and(eq(delivery.id, deliveryId), eq(delivery.status, "pending")));
+}
