@@ -1,8 +1,16 @@
-/** A failed API call: the envelope's code and message, the HTTP status, and the request id. */
+import { ERROR_CATALOG, type ErrorCode } from "../errors";
+
+/**
+ * The contract's error codes, plus `NETWORK_ERROR` for a server that could not be reached (no
+ * HTTP answer at all, so no contract code applies).
+ */
+export type ApiErrorCode = ErrorCode | "NETWORK_ERROR";
+
+/** A failed API call: the envelope's code and message, the HTTP status (0: no answer), and the request id. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly requestId: string | null,
   ) {
@@ -11,15 +19,37 @@ export class ApiError extends Error {
   }
 }
 
+const isCode = (code: unknown): code is ErrorCode => typeof code === "string" && Object.hasOwn(ERROR_CATALOG, code);
+
+/**
+ * The contract code for a status when the body names none of ours: Better Auth's routes keep
+ * their own error shape (INVALID_EMAIL_OR_PASSWORD, ...), and a proxy may answer with HTML.
+ */
+const BY_STATUS: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED" };
+function codeForStatus(status: number): ErrorCode {
+  return BY_STATUS[status] ?? (status >= 500 ? "INTERNAL" : "VALIDATION_ERROR");
+}
+
 /** Turn a non-OK response into an ApiError, whatever its body. */
 export async function toApiError(res: Response): Promise<ApiError> {
   const requestId = res.headers.get("x-request-id");
   const text = await res.text().catch(() => "");
+  let body: { error?: { code?: unknown; message?: unknown }; code?: unknown; message?: unknown } = {};
   try {
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string }; code?: string; message?: string };
-    const code = body.error?.code ?? body.code ?? `HTTP_${res.status}`;
-    return new ApiError(res.status, code, body.error?.message ?? body.message ?? res.statusText, requestId);
+    body = JSON.parse(text) ?? {};
   } catch {
-    return new ApiError(res.status, `HTTP_${res.status}`, text.slice(0, 200) || res.statusText, requestId);
+    // not JSON: the status decides the code, the text is the message
   }
+  const raw = body.error?.code ?? body.code;
+  const message = body.error?.message ?? body.message;
+  const code = isCode(raw) ? raw : codeForStatus(res.status);
+  return new ApiError(res.status, code, typeof message === "string" && message ? message : text.slice(0, 200) || res.statusText || `HTTP ${res.status}`, requestId);
+}
+
+/** A fetch that never got an answer (refused, reset, DNS), as an ApiError; aborts pass through unchanged. */
+export function networkError(err: unknown, url: string): unknown {
+  if (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError")) return err;
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return new ApiError(0, "NETWORK_ERROR", `cannot reach ${new URL(url).origin} (${why})`, null);
 }
