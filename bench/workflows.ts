@@ -27,12 +27,21 @@
  *              finished), the op step's two hops (control job, then its tool.run job), the run's
  *              first hop (API -> worker: ROLE=api runs no queue, so only a poll sees it), CPU per
  *              run of each process, SQL statements per run (pg_stat_statements)
+ *   triggers   hook -> run start: BENCH_WF_HOOKS signed hook requests, one at a time, on a 2-step
+ *              run (source.upload -> sink.download): request sent -> answer (run created and charged)
+ *              and request sent -> the run's first step finished (it really started), p50 / p95.
+ *              Deliveries / s: BENCH_WF_DELIVERIES runs of that workflow at once with a notifyUrl at
+ *              a loopback receiver in this process (allowed by net.allow_hosts), each run's
+ *              completion webhook counted as it arrives: (deliveries - 1) / (last - first arrival),
+ *              and run finishedAt -> arrival p50 / p95. PGlite: its ROLE=all process; PostgreSQL:
+ *              the API process and one worker (poll = the first of BENCH_WF_POLLS)
  *   env        BENCH_WF_RUNS (200), BENCH_WF_CHAIN_RUNS (60), BENCH_WF_LATENCY_RUNS (24 chains, half
  *              as many 5-step runs), BENCH_WF_GROUP (4), BENCH_WF_POLLS (JOB_POLL_MS values for the
  *              PostgreSQL workers, default "500,50"; PGlite runs with the first), BENCH_WF_PGLITE=0 /
- *              BENCH_WF_POSTGRES=0 (skip one), BENCH_DIR, BENCH_STRICT=1 (exit 1 on a MISS)
+ *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
+ *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
-import type { VektorClient } from "@vektor/shared/client";
+import { signWebhook, type VektorClient } from "@vektor/shared/client";
 import type { Run, RunDetail } from "@vektor/shared/schemas/workflow";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,6 +63,8 @@ const FIVE_RUNS = intEnv("BENCH_WF_RUNS", 200, 1);
 const CHAIN_RUNS = intEnv("BENCH_WF_CHAIN_RUNS", 60, 1);
 const LAT_RUNS = intEnv("BENCH_WF_LATENCY_RUNS", 24, 2);
 const GROUP = intEnv("BENCH_WF_GROUP", 4, 1);
+const HOOKS = intEnv("BENCH_WF_HOOKS", 40, 2);
+const DELIVERIES = intEnv("BENCH_WF_DELIVERIES", 200, 2);
 const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Number(s.trim()));
 if (POLLS.length === 0 || POLLS.some((p) => !Number.isInteger(p) || p < 1)) throw new Error("BENCH_WF_POLLS must be a comma-separated list of positive integers");
 const WITH_PGLITE = process.env.BENCH_WF_PGLITE !== "0";
@@ -110,6 +121,8 @@ function linear(nodes: NodeSpec[]): string {
 const CHAIN = linear([["in", "source.upload"], ...Array.from({ length: CHAIN_LEN - 2 }, (_, i): NodeSpec => [`m${i + 1}`, "logic.merge"]), ["out", "sink.download"]]);
 const FIVE = linear([["in", "source.upload"], ["rotate", `op.${TOOL}`, PARAMS], ["merge", "logic.merge"], ["filter", "logic.filter", { formats: ["pdf"] }], ["out", "sink.download"]]);
 const OP_NODE = "rotate";
+/** The shortest run: what a hook starts and what a delivery reports. */
+const PASS = linear([["in", "source.upload"], ["out", "sink.download"]]);
 
 // ---------------------------------------------------------------- driving runs
 
@@ -448,12 +461,86 @@ const selfCpu = () => {
   return (u.user + u.system) / 1e6;
 };
 
+// ---------------------------------------------------------------- triggers: hook and deliveries
+
+interface Triggers {
+  label: string;
+  /** request sent -> hook answered (run created, charged, first step queued), ms */
+  answer: number[];
+  /** request sent -> the run's first step finished, ms */
+  started: number[];
+  deliveries: number;
+  /** first -> last delivery arrival, ms */
+  spanMs: number;
+  /** run finishedAt -> its delivery's arrival, ms */
+  lag: number[];
+}
+
+/** A loopback receiver of completion webhooks: each arrival's time, by run id. */
+function deliveryReceiver() {
+  const arrivals = new Map<string, number>();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const body = (await req.json()) as { runId: string };
+      arrivals.set(body.runId, Date.now());
+      return new Response(null, { status: 204 });
+    },
+  });
+  return { arrivals, server, url: `http://127.0.0.1:${server.port}/notify` };
+}
+
+/** Signed hook requests one at a time, then runs that each send a completion webhook, all at once. */
+async function triggerPhase(client: VektorClient, files: string[], label: string): Promise<Triggers> {
+  const hooked = await client.workflows.create({ name: `hook-${label}`, graphJson: PASS });
+  const { secret } = await client.workflows.triggers.put(hooked.id, { type: "webhook" });
+  const answer: number[] = [];
+  const sent: { runId: string; at: number }[] = [];
+  for (let i = 0; i < HOOKS; i++) {
+    const body = JSON.stringify({ fileIds: [files[i % files.length]] });
+    const ts = Math.floor(Date.now() / 1000);
+    const headers = { "content-type": "application/json", "x-service-timestamp": String(ts), "x-service-signature": await signWebhook(secret, ts, body) };
+    const t0 = Date.now();
+    const res = await fetch(`${client.t.baseUrl}/api/workflows/${hooked.id}/hook`, { method: "POST", headers, body });
+    const t1 = Date.now();
+    if (!res.ok) throw new Error(`hook answered ${res.status}: ${await res.text()}`);
+    const { data } = (await res.json()) as { data: { runId: string } };
+    answer.push(t1 - t0);
+    sent.push({ runId: data.runId, at: t0 });
+    await waitRuns(client, hooked.id, i + 1, pg ? 10 : 25);
+  }
+  const hookRuns = await details(client, sent.map((x) => x.runId));
+  const started = hookRuns.map((d, i) => ms(d.steps[0].finishedAt) - sent[i].at);
+
+  const recv = deliveryReceiver();
+  try {
+    await client.admin.setConfig("platform_configs", { "net.allow_hosts": [`127.0.0.1:${recv.server.port}`] });
+    await Bun.sleep(2500); // other processes read the configuration through a 2 s cache
+    const notified = await client.workflows.create({ name: `notify-${label}`, graphJson: PASS, paramsJson: JSON.stringify({ notifyUrl: recv.url }) });
+    const ids = await startRuns(client, notified.id, Array.from({ length: DELIVERIES }, (_, i) => [files[i % files.length]]), POST_CONCURRENCY);
+    for (const deadline = Date.now() + 10 * 60_000; recv.arrivals.size < DELIVERIES; ) {
+      if (Date.now() > deadline) throw new Error(`only ${recv.arrivals.size} of ${DELIVERIES} deliveries arrived`);
+      await Bun.sleep(20);
+    }
+    const runs = await details(client, ids);
+    const times = [...recv.arrivals.values()];
+    const lag = runs.map((d) => recv.arrivals.get(d.run.runId)! - ms(d.run.finishedAt));
+    const failed = runs.flatMap((d) => d.deliveries).filter((x) => x.status !== "succeeded");
+    if (failed.length) throw new Error(`${failed.length} deliveries did not succeed, e.g. ${JSON.stringify(failed[0])}`);
+    return { label, answer, started, deliveries: DELIVERIES, spanMs: Math.max(...times) - Math.min(...times), lag };
+  } finally {
+    recv.server.stop(true);
+  }
+}
+
 // ---------------------------------------------------------------- main
 
 const benchStart = performance.now();
 const setups: Setup[] = [];
 const stepIds = new Map<string, string>();
 const jobs: StepJobs = new Map();
+const triggerResults: Triggers[] = [];
 try {
   const sample = await smallPdf(0);
   const toolMs = await toolTimeMs(sample, 20);
@@ -477,6 +564,7 @@ try {
     };
     const env: Env = { client, files, pollMs, cpu: () => ({ server: server ? cpuSeconds(server.pid) : 0, workers: 0, pg: 0, bench: selfCpu() }), queue: { stop: () => restart("api"), start: () => restart("all") } };
     setups.push(await measure(env, `PGlite, 1 process (poll ${pollMs} ms)`, "PGlite", 1));
+    triggerResults.push(await triggerPhase(client, files, `PGlite, 1 process (poll ${pollMs} ms)`));
     await server?.stop();
     server = null;
     // PGlite is one process's file: read the job rows once its server has closed it.
@@ -509,6 +597,9 @@ try {
         await c.stopWorkers();
       }
     }
+    await c.addWorkers(1, 1, { JOB_POLL_MS: String(POLLS[0]) });
+    triggerResults.push(await triggerPhase(client, files, `PostgreSQL, 1 worker (poll ${POLLS[0]} ms)`));
+    await c.stopWorkers();
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: join(work, "pg-data") });
     dbs.push(db);
     for (const [k, v] of await readStepIds(db.db)) stepIds.set(k, v);
@@ -607,6 +698,13 @@ try {
     printTable(
       ["calls / step", "total ms", "mean ms", "statement"],
       top.chainLoad.statements!.slice(0, 10).map((x) => [fixed(x.calls / steps, 2), fixed(x.ms), fixed(x.ms / x.calls, 3), x.query.slice(0, 120)]),
+    );
+  }
+  if (triggerResults.length) {
+    console.log(`\ntriggers: ${HOOKS} signed hook requests one at a time (2-step run); ${DELIVERIES} runs at once, each sending its completion webhook to a loopback receiver\n`);
+    printTable(
+      ["setup", "hook request -> answer p50 / p95 ms", "hook request -> run's first step finished p50 / p95 ms", "deliveries / s", "run finishedAt -> delivery arrived p50 / p95 ms"],
+      triggerResults.map((t) => [t.label, pp(t.answer), pp(t.started), fixed((t.deliveries - 1) / (t.spanMs / 1000), 1), pp(t.lag)]),
     );
   }
   const shares = setups.flatMap((s) => [s.chainLoad.others, s.fiveLoad.others]);

@@ -18,6 +18,7 @@ import { BatchZips } from "./modules/batch/zip";
 import type { Services } from "./services";
 import { workflowsModule } from "./modules/workflows";
 import { triggersModule } from "./modules/workflows/triggers-routes";
+import { mcpModule } from "./mcp";
 
 export function createApp(s: Services) {
   const files = new FileService(s);
@@ -30,12 +31,13 @@ export function createApp(s: Services) {
     .use(authRoutes(s))
     .use(accountModule(s))
     .use(tokensModule(s))
-    .use(toolsModule(s, s.jobs))
+    .use(toolsModule(s, s.jobs, { waitMs: s.env.toolWaitMs }))
     .use(filesModule(s, files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
     .use(workflowsModule(s, s.workflows))
     .use(triggersModule(s, s.triggers))
     .use(adminModule(s, files))
+    .use(mcpModule(s))
     .use(staticSite()); // last: the web app (web/dist) answers only what no route above does
 }
 

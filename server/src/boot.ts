@@ -28,6 +28,7 @@ import { WorkflowService } from "./modules/workflows/service";
 import { TriggerService } from "./modules/workflows/triggers";
 import { deriveSecretKey } from "./lib/secret-box";
 import { scheduleDispatch } from "./workflows/triggers/schedule";
+import { queueNotifications } from "./workflows/notify/deliveries";
 import { createStore } from "./storage";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
@@ -49,6 +50,8 @@ export async function buildServices(env: Env): Promise<Services> {
   const batches = new BatchService(database.db, config);
   const store = createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined });
   const engine = new Engine(store);
+  // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
+  engine.terminalHooks.push(queueNotifications(env.publicUrl));
   const workflows = new WorkflowService(database.db, config, engine);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const base = {

@@ -43,6 +43,12 @@ export interface Env {
   controlLanes: number;
   /** Comment heartbeat on event streams. */
   sseHeartbeatMs: number;
+  /** How long POST /api/tools/{slug} waits for the job before answering 202 (a proxy with a shorter timeout wants less). */
+  toolWaitMs: number;
+  /** Time limit of one completion notification attempt (webhook POST or SMTP exchange). */
+  notifyTimeoutMs: number;
+  /** First back-off of a failed notification; doubled per attempt (with jitter), capped at 64x (at most 1 h). */
+  notifyRetryBaseMs: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -108,6 +114,9 @@ export function readEnv(src: Source = process.env): Env {
     jobLeaseMs: intVar(src, "JOB_LEASE_MS", 30_000),
     controlLanes: intVar(src, "JOB_CONTROL_LANES", 4),
     sseHeartbeatMs: intVar(src, "SSE_HEARTBEAT_MS", 15_000),
+    toolWaitMs: intVar(src, "TOOL_WAIT_MS", 60_000),
+    notifyTimeoutMs: intVar(src, "NOTIFY_TIMEOUT_MS", 10_000),
+    notifyRetryBaseMs: intVar(src, "NOTIFY_RETRY_BASE_MS", 30_000),
   };
 }
 

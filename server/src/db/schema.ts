@@ -469,5 +469,43 @@ export const webhookSignature = pgTable(
   (t) => [primaryKey({ columns: [t.triggerId, t.signature] }), index("webhook_signature_expires_idx").on(t.expiresAt)],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature };
+/** One attempt of a delivery, as the run detail shows it. */
+export interface DeliveryAttempt {
+  at: string;
+  /** ok (2xx / accepted by the SMTP server), http_error, timeout, error (connection, DNS, SMTP), blocked (address guard). */
+  outcome: "ok" | "http_error" | "timeout" | "error" | "blocked";
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * A completion notification of one run's terminal moment (outbound webhook or e-mail): its id is
+ * the `X-Service-Delivery` header of every attempt, `body` the exact bytes each attempt sends, and
+ * `attempts` what each try gave. The run's status is never touched by it.
+ */
+export const delivery = pgTable(
+  "delivery",
+  {
+    id: text("id").primaryKey(),
+    runId: text("run_id")
+      .notNull()
+      .references(() => workflowRun.id, { onDelete: "cascade" }),
+    /** webhook, email */
+    channel: text("channel").notNull(),
+    /** The notifyUrl, or the owner's e-mail address. */
+    target: text("target").notNull(),
+    /** The terminal status the delivery reports. */
+    runStatus: text("run_status").notNull(),
+    body: text("body").notNull(),
+    /** pending, succeeded, failed (gave up), blocked (address guard), skipped (e-mail switched off before it went) */
+    status: text("status").notNull(),
+    attempts: jsonb("attempts").$type<DeliveryAttempt[]>().notNull().default([]),
+    createdAt: createdAt(),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [index("delivery_run_idx").on(t.runId, t.createdAt)],
+);
+
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature, delivery };
 export type Schema = typeof schema;

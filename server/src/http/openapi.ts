@@ -7,6 +7,7 @@ import { ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import { dirname, join } from "node:path";
 import { JSON_BODY_KEY } from "./docs";
+import { openapiWebhooks } from "../workflows/triggers/docs";
 
 type Operation = { requestBody?: { content?: Record<string, unknown> }; [JSON_BODY_KEY]?: unknown };
 
@@ -37,6 +38,8 @@ const DESCRIPTION = `Upload engineering files (CAD, GIS, point cloud, PCB, BIM, 
 **Envelopes.** Every JSON answer is \`{ ok: true, data }\` or \`{ ok: false, error: { code, message } }\`. Raw answers: this document, downloads, event streams and ZIP streams. Every answer carries \`X-Request-Id\`.
 
 **Authentication.** Session cookie \`svc.session_token\` from \`POST /api/auth/sign-in/email\`, or \`Authorization: Bearer vk_...\` (API token with scope \`api\`) on the user endpoints. Token management and admin endpoints take the cookie only. Signed URLs (uploads, downloads) need neither.
+
+**Agents (MCP).** \`POST /api/mcp\` speaks the Model Context Protocol (streamable HTTP, stateless). Anonymous callers get the tools list_tools and ping; an API token adds list_batches and list_workflows; a token with scope \`mcp:write\` adds create_batch and run_workflow. Its refusals are JSON-RPC errors or \`isError\` results that carry the codes below (see the MCP tag).
 
 **Lists.** \`limit\` is an integer 1..200 (default 50); lists that can grow answer \`{ items, nextCursor }\`; pass \`cursor\` for the next page. \`keys\` filters are comma-separated key names.
 
@@ -78,7 +81,11 @@ export function openapiPlugin() {
             { name: "Batch" },
             { name: "Workflows" },
             { name: "Admin" },
+            { name: "MCP", description: "Model Context Protocol for agents: POST /api/mcp (streamable HTTP, stateless, JSON-RPC 2.0)" },
           ],
+          // What the service sends: the completion webhook of a run (OpenAPI 3.1 webhooks).
+          // The plugin types its documentation as 3.0 or 3.1; webhooks exist only in 3.1, which this document is.
+          webhooks: openapiWebhooks() as never,
           components: {
             securitySchemes: {
               cookieAuth: { type: "apiKey", in: "cookie", name: "svc.session_token", description: "Session cookie set by sign-in or sign-up" },

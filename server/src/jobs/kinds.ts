@@ -20,6 +20,10 @@ export interface JobData {
   "schedule.fire": { triggerId: string; fireAt: string };
   /** Starts a watch trigger's run for one confirmed upload, exactly once. */
   "watch.fire": { triggerId: string; fileId: string };
+  /** One attempt of a run's outbound completion webhook (the delivery row holds the URL and body). */
+  "notify.webhook": { deliveryId: string };
+  /** One attempt of a run's completion e-mail to its owner. */
+  "notify.email": { deliveryId: string };
 }
 
 export type JobKind = keyof JobData;
@@ -34,6 +38,8 @@ export const LANES: Record<JobKind, Lane> = {
   "schedule.dispatch": "control",
   "schedule.fire": "control",
   "watch.fire": "control",
+  "notify.webhook": "control",
+  "notify.email": "control",
 };
 
 export const JOB_KINDS = Object.keys(LANES) as JobKind[];

@@ -7,10 +7,13 @@ import type { JobData } from "./kinds";
 import { retentionHandler } from "./retention";
 import { scheduleDispatchHandler, scheduleFireHandler } from "../workflows/triggers/schedule";
 import { watchFireHandler } from "../workflows/triggers/watch";
+import { notifyEmailHandler } from "../workflows/notify/email";
+import { notifyWebhookHandler } from "../workflows/notify/webhook";
 
 export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
   const deps = { db: s.database.db, store: s.store, config: s.config, engine: s.engine };
   const triggerDeps = { db: s.database.db, config: s.config, workflows: s.workflows, log: s.log };
+  const notifyDeps = { db: s.database.db, config: s.config, log: s.log, timeoutMs: s.env.notifyTimeoutMs, retryBaseMs: s.env.notifyRetryBaseMs, publicUrl: s.env.publicUrl };
   return new JobHandlers([
     {
       kind: "tool.run",
@@ -29,5 +32,7 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
     scheduleDispatchHandler(triggerDeps),
     scheduleFireHandler(triggerDeps),
     watchFireHandler(triggerDeps),
+    notifyWebhookHandler(notifyDeps),
+    notifyEmailHandler(notifyDeps),
   ]);
 }

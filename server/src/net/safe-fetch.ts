@@ -3,6 +3,8 @@
  * network: every hop (the URL and each redirect target) goes through `checkUrl`, and the
  * connection is made to the address that was checked, so a DNS answer cannot change between the
  * check and the connect (DNS rebinding). Size and time are capped while the body streams.
+ * `guardedRequest` is the same guarded hop-by-hop request for other methods: outbound completion
+ * webhooks POST through it (workflows/notify/webhook.ts).
  */
 import { ServiceError, type ErrorCode } from "@vektor/shared/errors";
 import { checkUrl, isIpLiteral, type GuardOptions } from "./address-guard.ts";
@@ -76,12 +78,33 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions): Promise<Sa
 }
 
 async function followRedirects(raw: string, opts: SafeFetchOptions, signal: AbortSignal): Promise<{ url: URL; response: Response }> {
+  const { url, response } = await guardedRequest(raw, { ...opts, signal });
+  return { url, response: okOrThrow(response) };
+}
+
+export interface GuardedRequestOptions extends GuardOptions {
+  signal: AbortSignal;
+  /** Default GET. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer>;
+  /** Default 5 (contract section 5). */
+  maxRedirects?: number;
+}
+
+/**
+ * One request under the guard: the URL and every redirect target are checked and connected to
+ * by the checked address. A redirect is followed with the same method, headers and body (a
+ * completion webhook that moved still gets its POST). Answers the last response, whatever its
+ * status; throws ServiceError IMPORT_BLOCKED when the guard refuses a hop.
+ */
+export async function guardedRequest(raw: string, opts: GuardedRequestOptions): Promise<{ url: URL; response: Response }> {
   const maxRedirects = opts.maxRedirects ?? 5;
   let next = raw;
   for (let hop = 0; ; hop++) {
-    const { url, addresses } = await untilAborted(checkHop(next, hop, opts), signal);
-    const response = await fetchPinned(url, addresses, signal);
-    if (!REDIRECT_STATUSES.has(response.status) || !response.headers.has("location")) return { url, response: okOrThrow(response) };
+    const { url, addresses } = await untilAborted(checkHop(next, hop, opts), opts.signal);
+    const response = await fetchPinned(url, addresses, opts);
+    if (!REDIRECT_STATUSES.has(response.status) || !response.headers.has("location")) return { url, response };
     await response.body?.cancel();
     if (hop >= maxRedirects) throw fail("IMPORT_BLOCKED", `too many redirects (more than ${maxRedirects})`);
     next = resolveLocation(response.headers.get("location") ?? "", url);
@@ -98,14 +121,16 @@ async function checkHop(raw: string, hop: number, opts: GuardOptions): Promise<{
 }
 
 /** Tries each checked address in order (a host may list an IPv6 address this machine cannot reach). */
-async function fetchPinned(url: URL, addresses: string[], signal: AbortSignal): Promise<Response> {
+async function fetchPinned(url: URL, addresses: string[], opts: GuardedRequestOptions): Promise<Response> {
+  const { signal } = opts;
   let lastError: unknown;
   for (const address of addresses) {
     const target = pinTarget(url, address);
     try {
       // keepalive off: an import is one request, and a pooled connection to this IP opened for
       // another name must not be reused.
-      return await fetch(target.href, { headers: { host: target.host }, tls: target.tls, redirect: "manual", keepalive: false, signal });
+      const init = { method: opts.method ?? "GET", headers: { ...opts.headers, host: target.host }, body: opts.body, tls: target.tls, redirect: "manual" as const, keepalive: false, signal };
+      return await fetch(target.href, init);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       lastError = error;

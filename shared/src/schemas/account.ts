@@ -46,3 +46,17 @@ export type TokenInfo = Static<typeof TokenInfo>;
 
 export const CreatedToken = Type.Composite([TokenInfo, Type.Object({ token: Type.String({ description: "vk_...; shown only once" }) })]);
 export type CreatedToken = Static<typeof CreatedToken>;
+
+export const TokenRevoked = Type.Object({ id: Type.String(), revoked: Type.Boolean() });
+export type TokenRevoked = Static<typeof TokenRevoked>;
+
+/**
+ * The part of Better Auth's sign-up / sign-in answer that clients read (the routes keep Better
+ * Auth's own shape, contract section 2; the session itself travels in the Set-Cookie).
+ */
+export const AuthUser = Type.Object({ user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }) });
+export type AuthUser = Static<typeof AuthUser>;
+
+/** Better Auth's sign-out answer. */
+export const SignedOut = Type.Object({ success: Type.Boolean() });
+export type SignedOut = Static<typeof SignedOut>;

@@ -1,7 +1,8 @@
 /** Batch models (spec "Batch", contract sections 3 and 6). */
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 
-export const BatchStatus = Type.Union(["queued", "running", "completed", "failed", "cancelled"].map((s) => Type.Literal(s)));
+export const BatchStatus = Type.Union((["queued", "running", "completed", "failed", "cancelled"] as const).map((s) => Type.Literal(s)));
+export type BatchStatus = Static<typeof BatchStatus>;
 
 export const Batch = Type.Object({
   batchId: Type.String(),
@@ -85,3 +86,30 @@ export const Preset = Type.Object({
 
 /** The data of each `progress` event on the batch event stream. */
 export const BatchProgress = Type.Object({ total: Type.Integer(), done: Type.Integer(), failed: Type.Integer(), status: BatchStatus });
+export type BatchProgress = Static<typeof BatchProgress>;
+
+export type Batch = Static<typeof Batch>;
+export type BatchItem = Static<typeof BatchItem>;
+export type CreateBatchBody = Static<typeof CreateBatchBody>;
+export type Estimate = Static<typeof Estimate>;
+export type BatchSettings = Static<typeof BatchSettings>;
+export type PresetBody = Static<typeof PresetBody>;
+export type Preset = Static<typeof Preset>;
+
+/** POST /api/batch answer. */
+export const BatchCreated = Type.Object({ batchId: Type.String(), credits: Type.Integer() });
+export type BatchCreated = Static<typeof BatchCreated>;
+
+/** GET /api/batch answer: a page of the caller's batches. */
+export const BatchPage = Type.Object({ items: Type.Array(Batch), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export type BatchPage = Static<typeof BatchPage>;
+
+/** GET /api/batch/{id} answer. */
+export const BatchDetail = Type.Object({ batch: Batch, files: Type.Array(BatchItem) });
+export type BatchDetail = Static<typeof BatchDetail>;
+
+export const BatchCancelled = Type.Object({ batchId: Type.String(), cancelledItems: Type.Integer(), refundedCredits: Type.Integer(), status: Type.Literal("cancelled") });
+export type BatchCancelled = Static<typeof BatchCancelled>;
+
+export const BatchRetried = Type.Object({ batchId: Type.String(), retriedItems: Type.Integer(), credits: Type.Integer() });
+export type BatchRetried = Static<typeof BatchRetried>;

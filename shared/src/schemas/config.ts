@@ -25,3 +25,11 @@ export const AdminCreditsBody = Type.Object(
 export type AdminCreditsBody = Static<typeof AdminCreditsBody>;
 
 export const NowBody = Type.Object({ now: Type.Optional(Type.String({ format: "date-time" })) }, { additionalProperties: false });
+export type NowBody = Static<typeof NowBody>;
+export type ConfigMap = Static<typeof ConfigMap>;
+
+export const AdminCreditsResult = Type.Object({ userId: Type.String(), email: Type.String(), amount: Type.Integer(), credits: Type.Integer() });
+export type AdminCreditsResult = Static<typeof AdminCreditsResult>;
+
+export const RetentionResult = Type.Object({ deletedFiles: Type.Integer(), freedBytes: Type.Integer(), uploadCutoff: Type.String(), outputCutoff: Type.String() });
+export type RetentionResult = Static<typeof RetentionResult>;

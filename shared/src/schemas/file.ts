@@ -88,3 +88,25 @@ export const ListQuery = Type.Object({
   limit: Type.Optional(Type.String({ pattern: "^[0-9]{1,4}$", description: "1..200, default 50" })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: "nextCursor of the previous page" })),
 });
+
+export type ConfirmResult = Static<typeof ConfirmResult>;
+export type SignedUrl = Static<typeof SignedUrl>;
+export type FileList = Static<typeof FileList>;
+export type MultipartCompleteBody = Static<typeof MultipartCompleteBody>;
+
+/** A multipart part as multipart/complete takes it (and a part PUT answers). */
+export const PartReceipt = Type.Object({ partNumber: Type.Integer(), etag: Type.String() });
+export type PartReceipt = Static<typeof PartReceipt>;
+
+/** The signed single-PUT target's answer. */
+export const UploadReceipt = Type.Object({ fileId: Type.String(), size: Type.Integer() });
+export type UploadReceipt = Static<typeof UploadReceipt>;
+
+export const MultipartCompleted = Type.Object({ fileId: Type.String(), size: Type.Integer(), completed: Type.Boolean() });
+export type MultipartCompleted = Static<typeof MultipartCompleted>;
+
+export const MultipartAborted = Type.Object({ fileId: Type.String(), aborted: Type.Boolean() });
+export type MultipartAborted = Static<typeof MultipartAborted>;
+
+export const FileDeleted = Type.Object({ fileId: Type.String(), deleted: Type.Boolean() });
+export type FileDeleted = Static<typeof FileDeleted>;

@@ -1,7 +1,8 @@
 /** Job and tool models (contract section 6). */
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 
-export const JobStatus = Type.Union(["queued", "running", "succeeded", "failed", "cancelled"].map((s) => Type.Literal(s)));
+export const JobStatus = Type.Union((["queued", "running", "succeeded", "failed", "cancelled"] as const).map((s) => Type.Literal(s)));
+export type JobStatus = Static<typeof JobStatus>;
 
 export const JobOutput = Type.Object({ fileId: Type.String(), filename: Type.String(), mime: Type.String(), size: Type.Integer() });
 
@@ -53,3 +54,10 @@ export const ToolDetail = Type.Object({
   params: Type.Unknown({ description: "JSON schema of the params, with defaults and limits" }),
   deterministic: Type.Boolean(),
 });
+
+export type JobOutput = Static<typeof JobOutput>;
+export type Job = Static<typeof Job>;
+export type RunToolBody = Static<typeof RunToolBody>;
+export type CreateJobBody = Static<typeof CreateJobBody>;
+export type ToolIndexEntry = Static<typeof ToolIndexEntry>;
+export type ToolDetail = Static<typeof ToolDetail>;

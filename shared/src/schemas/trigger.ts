@@ -58,3 +58,12 @@ export const DispatchResult = Type.Object({
   fires: Type.Array(Type.Object({ triggerId: Type.String(), workflowId: Type.String(), fireAt: Type.String({ format: "date-time" }) }), { description: "fire times queued by this call (each runs at its time; one already past runs at once)" }),
 });
 export type DispatchResult = typeof DispatchResult.static;
+
+export type PutTriggerResult = typeof PutTriggerResult.static;
+
+export const TriggerDeleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+export type TriggerDeleted = typeof TriggerDeleted.static;
+
+/** The hook's answer: the run it started. */
+export const HookStarted = Type.Object({ runId: Type.String(), credits: Type.Integer({ description: "charged for this run" }) });
+export type HookStarted = typeof HookStarted.static;

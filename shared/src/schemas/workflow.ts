@@ -4,7 +4,9 @@
  * approvals and the node catalog. Request bodies refuse unknown fields; the graph's nodes and
  * edges keep them, because the editor (xyflow) stores `position`, `selected`, ... on them.
  */
-import { Type } from "@sinclair/typebox";
+import { Type, type TSchema } from "@sinclair/typebox";
+import { Delivery } from "./notify";
+import { NotificationDoc, TriggerDoc } from "./trigger-docs";
 
 const DateTime = (options: { description?: string } = {}) => Type.String({ format: "date-time", ...options });
 const NullableDateTime = Type.Union([DateTime(), Type.Null()]);
@@ -215,7 +217,12 @@ export const Approval = Type.Object({
 });
 export type Approval = typeof Approval.static;
 
-export const RunDetail = Type.Object({ run: Run, steps: Type.Array(Step), approvals: Type.Array(Approval) });
+export const RunDetail = Type.Object({
+  run: Run,
+  steps: Type.Array(Step),
+  approvals: Type.Array(Approval),
+  deliveries: Type.Array(Delivery, { description: "completion notifications (outbound webhook, e-mail), one per terminal moment and channel, oldest first, each with its attempts" }),
+});
 export type RunDetail = typeof RunDetail.static;
 
 export const ApproveBody = Type.Object(
@@ -245,5 +252,28 @@ export const CatalogNode = Type.Object({
     maxInputs: Type.Optional(Type.Integer({ description: "op nodes: files one tool run takes at most (above 1: one run over all the step's inputs)" })),
   }),
   chargedSteps: Type.Integer({ description: "op steps a run is charged for this node (op.<tool>: 1, others 0)" }),
+  triggers: Type.Optional(Type.Array(TriggerDoc, { description: "trigger.* nodes: what starts a run here (trigger records, their config, the hook's headers and body)" })),
+  notifications: Type.Optional(Type.Array(NotificationDoc, { description: "trigger.* nodes: what a run sends when it ends (outbound webhook headers and bodies, e-mail)" })),
 });
 export type CatalogNode = typeof CatalogNode.static;
+
+/** A page of a list, newest first; pass `nextCursor` as `cursor` for the next one. */
+export const Page = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export const WorkflowPage = Page(Workflow);
+export type WorkflowPage = typeof WorkflowPage.static;
+export const RunPage = Page(Run);
+export type RunPage = typeof RunPage.static;
+
+/** A run started (run, retry): its id and what it charged. */
+export const RunStarted = Type.Object({ runId: Type.String(), credits: Type.Integer({ description: "charged for this run (0 for a retry)" }) });
+export type RunStarted = typeof RunStarted.static;
+
+export const RunReplayed = Type.Object({ runId: Type.String(), credits: Type.Integer(), replayOf: Type.String() });
+export type RunReplayed = typeof RunReplayed.static;
+
+export const RunCancelled = Type.Object({ runId: Type.String(), status: Type.Literal("cancelled"), refundedCredits: Type.Integer() });
+export type RunCancelled = typeof RunCancelled.static;
+
+/** Deleting a workflow or a template. */
+export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+export type Deleted = typeof Deleted.static;

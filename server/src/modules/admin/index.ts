@@ -1,6 +1,6 @@
 /** Admin actions beyond configuration: credit grants, the retention run and the schedule dispatcher. */
 import { fail } from "@vektor/shared/errors";
-import { AdminCreditsBody, NowBody } from "@vektor/shared/schemas/config";
+import { AdminCreditsBody, AdminCreditsResult, NowBody, RetentionResult } from "@vektor/shared/schemas/config";
 import { DispatchResult } from "@vektor/shared/schemas/trigger";
 import { Type } from "@sinclair/typebox";
 import { eq } from "drizzle-orm";
@@ -46,7 +46,7 @@ export function adminModule(s: Services, files: FileService) {
           tags: ["Admin"],
           auth: "admin",
           errors: ["NOT_FOUND", "INSUFFICIENT_CREDITS"],
-          data: Type.Object({ userId: Type.String(), email: Type.String(), amount: Type.Integer(), credits: Type.Integer() }),
+          data: AdminCreditsResult,
         }),
       },
     )
@@ -61,7 +61,7 @@ export function adminModule(s: Services, files: FileService) {
           description: "Deletes uploads older than `retention.upload_hours` (never-confirmed ones included) and outputs older than `retention.output_hours`, bytes and records. The same job runs by itself every 10 minutes.",
           tags: ["Admin"],
           auth: "admin",
-          data: Type.Object({ deletedFiles: Type.Integer(), freedBytes: Type.Integer(), uploadCutoff: Type.String(), outputCutoff: Type.String() }),
+          data: RetentionResult,
         }),
       },
     )

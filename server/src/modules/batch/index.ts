@@ -1,5 +1,5 @@
 /** Batch routes (spec "Batch"): settings, estimate, create, list, detail, cancel, retry, events, zip, presets. */
-import { Batch, BatchItem, BatchSettings, CreateBatchBody, Estimate, EstimateBody, Preset, PresetBody } from "@vektor/shared/schemas/batch";
+import { BatchCancelled, BatchCreated, BatchDetail, BatchPage, BatchRetried, BatchSettings, CreateBatchBody, Estimate, EstimateBody, Preset, PresetBody } from "@vektor/shared/schemas/batch";
 import { ListQuery } from "@vektor/shared/schemas/file";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
@@ -79,12 +79,12 @@ export function batchModule(s: Services, d: BatchDeps) {
         tags,
         auth: "api",
         errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"],
-        data: Type.Object({ batchId: Type.String(), credits: Type.Integer() }),
+        data: BatchCreated,
       }),
     })
     .get("", async ({ request, query }) => ok(await d.batches.list((await user(request)).id, parseLimit(query.limit, 50, 200), query.cursor)), {
       query: ListQuery,
-      ...doc({ summary: "The caller's batches, newest first", tags, auth: "api", data: Type.Object({ items: Type.Array(Batch), nextCursor: Type.Union([Type.String(), Type.Null()]) }) }),
+      ...doc({ summary: "The caller's batches, newest first", tags, auth: "api", data: BatchPage }),
     })
     .get("/presets", async ({ request }) => ok(await d.batches.presets((await user(request)).id)), doc({ summary: "The caller's batch presets", tags, auth: "api", data: Type.Array(Preset) }))
     .post("/presets", async ({ request, body }) => ok(await d.batches.createPreset((await user(request)).id, body)), {
@@ -92,7 +92,7 @@ export function batchModule(s: Services, d: BatchDeps) {
     })
     .get("/:id", async ({ request, params }) => ok(await d.batches.detail((await user(request)).id, params.id)), {
       params: IdParam,
-      ...doc({ summary: "A batch and its items", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Object({ batch: Batch, files: Type.Array(BatchItem) }) }),
+      ...doc({ summary: "A batch and its items", tags, auth: "api", errors: ["NOT_FOUND"], data: BatchDetail }),
     })
     .post("/:id/cancel", async ({ request, params }) => ok(await d.batches.cancel((await user(request)).id, params.id)), {
       params: IdParam,
@@ -102,12 +102,12 @@ export function batchModule(s: Services, d: BatchDeps) {
         tags,
         auth: "api",
         errors: ["NOT_FOUND", "INVALID_STATE"],
-        data: Type.Object({ batchId: Type.String(), cancelledItems: Type.Integer(), refundedCredits: Type.Integer(), status: Type.Literal("cancelled") }),
+        data: BatchCancelled,
       }),
     })
     .post("/:id/retry", async ({ request, params }) => ok(await d.batches.retry((await user(request)).id, params.id)), {
       params: IdParam,
-      ...doc({ summary: "Re-run the failed items only (no charge)", tags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Type.Object({ batchId: Type.String(), retriedItems: Type.Integer(), credits: Type.Integer() }) }),
+      ...doc({ summary: "Re-run the failed items only (no charge)", tags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: BatchRetried }),
     })
     .get(
       "/:id/events",

@@ -40,7 +40,7 @@ export const CONFIG_KEYS = {
   "workflow.notify_email_enabled": { group: "workflow_configs", schema: bool(), default: false, exposure: "flags", description: "E-mail on run completion" },
   "workflow.approval_timeout_seconds_default": { group: "workflow_configs", schema: int(1, 30 * 86400), default: 86400, exposure: "thresholds", description: "Approval wait when a node sets none" },
   "credits.signup_grant": { group: "platform_configs", schema: int(0, 1_000_000), default: 100, exposure: "public", description: "Credits a new account receives" },
-  "email.smtp_url": { group: "platform_configs", schema: Type.String({ maxLength: 2048 }), default: "", exposure: null, secret: true, description: "SMTP delivery URL (secret)" },
+  "email.smtp_url": { group: "platform_configs", schema: Type.String({ maxLength: 2048 }), default: "", exposure: null, secret: true, description: "SMTP delivery URL for completion e-mails (secret): smtp:// or smtps://user:password@host:port; ?from=address sets the sender (default no-reply@ the PUBLIC_URL host)" },
   "upload.max_size_mb": { group: "platform_configs", schema: int(1, 1_000_000), default: 2048, exposure: "thresholds", description: "Largest upload in MB" },
   "import.max_size_mb": { group: "platform_configs", schema: int(1, 1_000_000), default: 200, exposure: "thresholds", description: "Largest URL import in MB" },
   "upload.multipart_threshold_mb": { group: "platform_configs", schema: int(5, 1_000_000), default: 64, exposure: "thresholds", description: "Uploads above this size use multipart" },

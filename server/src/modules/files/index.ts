@@ -3,16 +3,21 @@ import { fail } from "@vektor/shared/errors";
 import {
   ConfirmResult,
   FileIdBody,
+  FileDeleted,
   FileList,
   FileRecord,
   ImportUrlBody,
   ListQuery,
   MultipartAbortBody,
+  MultipartAborted,
   MultipartCompleteBody,
+  MultipartCompleted,
   MultipartPartBody,
   PresignUploadBody,
+  PartReceipt,
   PresignUploadResult,
   SignedUrl,
+  UploadReceipt,
 } from "@vektor/shared/schemas/file";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
@@ -70,7 +75,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
         parse: "none",
         params: FileIdParam,
         query: SignedQuery,
-        ...doc({ summary: "Signed single-PUT target (the uploadUrl)", description: "The raw bytes are the body; at most the declared size.", tags: ["Files"], auth: "signed", errors: ["NOT_FOUND", "INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: Type.Object({ fileId: Type.String(), size: Type.Integer() }) }),
+        ...doc({ summary: "Signed single-PUT target (the uploadUrl)", description: "The raw bytes are the body; at most the declared size.", tags: ["Files"], auth: "signed", errors: ["NOT_FOUND", "INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: UploadReceipt }),
       },
     )
     .put(
@@ -86,17 +91,17 @@ export function filesModule(s: Services, files = new FileService(s)) {
         parse: "none",
         params: Type.Object({ fileId: Type.String({ maxLength: 100 }), partNumber: Type.String({ maxLength: 5 }) }),
         query: SignedQuery,
-        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete. The ETag names this upload of the part (sending a part again gives a new one), not its content: the whole file's sha256 is what confirm records (and checks against a declared checksum).", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: Type.Object({ partNumber: Type.Integer(), etag: Type.String() }) }),
+        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete. The ETag names this upload of the part (sending a part again gives a new one), not its content: the whole file's sha256 is what confirm records (and checks against a declared checksum).", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: PartReceipt }),
       },
     )
     .post("/multipart/part", async ({ request, body }) => ok(await files.partUrl((await api(request)).id, body.fileId, body.uploadId, body.partNumber)), {
       ...docJson(MultipartPartBody, { summary: "Signed URL for one part", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: SignedUrl }),
     })
     .post("/multipart/complete", async ({ request, body }) => ok(await files.completeMultipart((await api(request)).id, body.fileId, body.uploadId, body.parts)), {
-      ...docJson(MultipartCompleteBody, { summary: "Join the uploaded parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Type.Object({ fileId: Type.String(), size: Type.Integer(), completed: Type.Boolean() }) }),
+      ...docJson(MultipartCompleteBody, { summary: "Join the uploaded parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: MultipartCompleted }),
     })
     .post("/multipart/abort", async ({ request, body }) => ok(await files.abortMultipart((await api(request)).id, body.fileId, body.uploadId)), {
-      ...docJson(MultipartAbortBody, { summary: "Abandon a multipart upload and its parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Type.Object({ fileId: Type.String(), aborted: Type.Boolean() }) }),
+      ...docJson(MultipartAbortBody, { summary: "Abandon a multipart upload and its parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: MultipartAborted }),
     })
     .post("/confirm", async ({ request, body }) => ok(await files.confirm((await api(request)).id, body.fileId)), {
       ...docJson(FileIdBody, { summary: "Confirm an upload",
@@ -144,6 +149,6 @@ export function filesModule(s: Services, files = new FileService(s)) {
     })
     .delete("/:fileId", async ({ request, params }) => ok(await files.remove((await api(request)).id, params.fileId)), {
       params: FileIdParam,
-      ...doc({ summary: "Delete a file and its bytes", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: Type.Object({ fileId: Type.String(), deleted: Type.Boolean() }) }),
+      ...doc({ summary: "Delete a file and its bytes", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: FileDeleted }),
     });
 }

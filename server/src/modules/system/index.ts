@@ -1,13 +1,11 @@
 /** Health (database and storage checks) and public status. */
 import { ServiceError } from "@vektor/shared/errors";
-import { Type } from "@sinclair/typebox";
+import { Health, PublicStatus } from "@vektor/shared/schemas/system";
 import { Elysia } from "elysia";
 import { pingDatabase } from "../../db/client";
 import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
-
-const Check = Type.Object({ ok: Type.Boolean(), ms: Type.Number(), error: Type.Optional(Type.String()) });
 
 async function timed(fn: () => Promise<void>) {
   const start = performance.now();
@@ -38,7 +36,7 @@ export function systemModule(s: Services) {
         description: "200 when both checks pass; 503 with the error envelope (code INTERNAL) when one fails.",
         tags: ["System"],
         auth: "public",
-        data: Type.Object({ status: Type.Literal("ok"), checks: Type.Object({ database: Check, storage: Check }) }),
+        data: Health,
       }),
     )
     .get(
@@ -59,16 +57,7 @@ export function systemModule(s: Services) {
         description: "queueDepth: jobs queued or running.",
         tags: ["System"],
         auth: "public",
-        data: Type.Object({
-          service: Type.String(),
-          version: Type.String(),
-          startedAt: Type.String({ format: "date-time" }),
-          uptimeSeconds: Type.Integer(),
-          role: Type.String(),
-          database: Type.String(),
-          storage: Type.String(),
-          queueDepth: Type.Integer(),
-        }),
+        data: PublicStatus,
       }),
     );
 }

@@ -1,5 +1,5 @@
 /** API tokens: create (shown once), list, revoke. Session cookie only. */
-import { CreatedToken, CreateTokenBody, TokenInfo } from "@vektor/shared/schemas/account";
+import { CreatedToken, CreateTokenBody, TokenInfo, TokenRevoked } from "@vektor/shared/schemas/account";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
@@ -35,6 +35,6 @@ export function tokensModule(s: Services) {
         const caller = await s.callers.require(request, "session");
         return ok(await s.tokens.revoke(caller.id, params.id));
       },
-      { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), ...doc({ summary: "Revoke a token; it stops working at once", tags: ["Tokens"], auth: "session", errors: ["NOT_FOUND"], data: Type.Object({ id: Type.String(), revoked: Type.Boolean() }) }) },
+      { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), ...doc({ summary: "Revoke a token; it stops working at once", tags: ["Tokens"], auth: "session", errors: ["NOT_FOUND"], data: TokenRevoked }) },
     );
 }

@@ -28,6 +28,11 @@ export function detailOf(m: ToolManifest) {
   };
 }
 
+/** The lightweight tool index (GET /api/config/tools-index and the MCP tool list_tools read this one registry). */
+export function toolIndex() {
+  return listManifests().map((m) => ({ slug: m.slug, family: m.family, title: m.title, accepts: [...m.io.accepts], produces: [...m.io.produces] }));
+}
+
 export function toolsModule(s: Services, jobs: JobService, opts: { waitMs?: number } = {}) {
   const { doc, docJson } = routeDocs(s.callers);
   const idem = new Idempotency(s.database.db);
@@ -36,7 +41,7 @@ export function toolsModule(s: Services, jobs: JobService, opts: { waitMs?: numb
     .use(jsonBody)
     .get(
       "/api/config/tools-index",
-      () => ok(listManifests().map((m) => ({ slug: m.slug, family: m.family, title: m.title, accepts: [...m.io.accepts], produces: [...m.io.produces] }))),
+      () => ok(toolIndex()),
       doc({ summary: "Lightweight index of every tool", tags: ["Tools"], auth: "public", data: Type.Array(ToolIndexEntry) }),
     )
     .get(

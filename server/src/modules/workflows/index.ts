@@ -3,9 +3,13 @@ import {
   ApproveBody,
   CatalogNode,
   CreateWorkflowBody,
+  Deleted,
   RunBody,
+  RunCancelled,
   RunDetail,
-  Run,
+  RunPage,
+  RunReplayed,
+  RunStarted,
   Template,
   TemplateBody,
   UpdateWorkflowBody,
@@ -13,6 +17,7 @@ import {
   ValidationResult,
   Workflow,
   WorkflowEstimate,
+  WorkflowPage,
   WorkflowVersion,
   Approval,
 } from "@vektor/shared/schemas/workflow";
@@ -25,14 +30,12 @@ import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
 import { catalog } from "../../workflows/nodes";
+import { NOTIFY_DESCRIPTION, withTriggerDocs } from "../../workflows/triggers/docs";
 import type { WorkflowService } from "./service";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const IdParam = Type.Object({ id: Id });
 const RunParam = Type.Object({ runId: Id });
-const Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
-const Started = Type.Object({ runId: Type.String(), credits: Type.Integer({ description: "charged for this run (0 for a retry)" }) });
-const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
 
 const RUN_RULES =
   "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
@@ -54,7 +57,7 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: ValidationResult,
       }),
     })
-    .get("/catalog", async ({ request }) => (await user(request), ok(catalog())), doc({ summary: "Every node kind a workflow can use, with its params schema and formats", description: "op.<slug> nodes come from the tool registry (the same one as /api/config/tools-index).", tags, auth: "api", data: Type.Array(CatalogNode) }))
+    .get("/catalog", async ({ request }) => (await user(request), ok(withTriggerDocs(catalog()))), doc({ summary: "Every node kind a workflow can use, with its params schema and formats", description: "op.<slug> nodes come from the tool registry (the same one as /api/config/tools-index). The trigger.* nodes also document how runs start (`triggers`: manual and watch at trigger.manual, the signed hook with its headers and body at trigger.webhook, cron at trigger.schedule) and what a run sends when it ends (`notifications`: the outbound completion webhook's headers and bodies, the e-mail).", tags, auth: "api", data: Type.Array(CatalogNode) }))
     .get("/templates", async ({ request }) => ok(await w.templates((await user(request)).id)), doc({ summary: "Built-in templates and the caller's own", description: "Built-in ids start with builtin:.", tags, auth: "api", data: Type.Array(Template) }))
     .post("/templates", async ({ request, body }) => ok(await w.createTemplate((await user(request)).id, body)), {
       ...docJson(TemplateBody, { summary: "Save a personal template", description: "The graph is validated like a workflow's.", tags, auth: "api", errors: ["LIMIT_EXCEEDED", "NOT_FOUND"], data: Template }),
@@ -65,7 +68,7 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     })
     .get("", async ({ request, query }) => ok(await w.list((await user(request)).id, parseLimit(query.limit, 50, 200), query.cursor)), {
       query: ListQuery,
-      ...doc({ summary: "The caller's workflows, newest first", tags, auth: "api", data: Page(Workflow) }),
+      ...doc({ summary: "The caller's workflows, newest first", tags, auth: "api", data: WorkflowPage }),
     })
     .post("", async ({ request, body }) => ok(await w.create((await user(request)).id, body)), {
       ...docJson(CreateWorkflowBody, {
@@ -79,15 +82,15 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     })
     .get("/runs/:runId", async ({ request, params }) => ok(await w.runDetail((await user(request)).id, params.runId)), {
       params: RunParam,
-      ...doc({ summary: "A run: its status, steps (nested ones name their op.workflow node as parentNodeId) and approvals", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunDetail }),
+      ...doc({ summary: "A run: its status, steps (nested ones name their op.workflow node as parentNodeId), approvals and completion deliveries", description: `deliveries: one per terminal moment and channel (webhook to paramsJson.notifyUrl, email to the owner), each with every attempt's time, outcome, status code or error. ${NOTIFY_DESCRIPTION}`, tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunDetail }),
     })
     .post("/runs/:runId/retry", async ({ request, params }) => ok(await w.retry((await user(request)).id, params.runId)), {
       params: RunParam,
-      ...doc({ summary: "Retry a failed run", description: "Re-runs the failed (and skipped) steps of the same run on the version it started with, and continues; free. A run that is not failed: 409 INVALID_STATE.", tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: Started }),
+      ...doc({ summary: "Retry a failed run", description: "Re-runs the failed (and skipped) steps of the same run on the version it started with, and continues; free. A run that is not failed: 409 INVALID_STATE.", tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: RunStarted }),
     })
     .post("/runs/:runId/replay", async ({ request, params }) => ok(await w.replay(await user(request), params.runId)), {
       params: RunParam,
-      ...doc({ summary: "Replay a run: a new run with the same input files on the workflow's current version", description: `Charged anew; trigger replay; replayOf names the original. ${RUN_RULES}`, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: Type.Object({ runId: Type.String(), credits: Type.Integer(), replayOf: Type.String() }) }),
+      ...doc({ summary: "Replay a run: a new run with the same input files on the workflow's current version", description: `Charged anew; trigger replay; replayOf names the original. ${RUN_RULES}`, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: RunReplayed }),
     })
     .post("/runs/:runId/cancel", async ({ request, params }) => ok(await w.cancel((await user(request)).id, params.runId)), {
       params: RunParam,
@@ -97,7 +100,7 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         tags: runTags,
         auth: "api",
         errors: ["NOT_FOUND", "INVALID_STATE"],
-        data: Type.Object({ runId: Type.String(), status: Type.Literal("cancelled"), refundedCredits: Type.Integer() }),
+        data: RunCancelled,
       }),
     })
     .post("/runs/:runId/approve", async ({ request, params, body }) => ok(await w.approve((await user(request)).id, params.runId, body)), {
@@ -123,12 +126,12 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     })
     .post("/:id/run", async ({ request, params, body }) => ok(await w.run(await user(request), params.id, body.fileIds, "manual")), {
       params: IdParam,
-      ...docJson(RunBody, { summary: "Run a workflow on files", description: RUN_RULES, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: Started }),
+      ...docJson(RunBody, { summary: "Run a workflow on files", description: RUN_RULES, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: RunStarted }),
     })
     .get("/:id/runs", async ({ request, params, query }) => ok(await w.runs((await user(request)).id, params.id, parseLimit(query.limit, 50, 200), query.cursor)), {
       params: IdParam,
       query: ListQuery,
-      ...doc({ summary: "A workflow's runs, newest first (not in the spec)", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: Page(Run) }),
+      ...doc({ summary: "A workflow's runs, newest first (not in the spec)", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunPage }),
     })
     .get("/:id/versions", async ({ request, params }) => ok(await w.versions((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow's versions, newest first", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(WorkflowVersion) }) })
     .post("/:id/versions/:versionId/restore", async ({ request, params }) => ok(await w.restore((await user(request)).id, params.id, params.versionId)), {

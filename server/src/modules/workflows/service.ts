@@ -21,7 +21,8 @@ import { getNodeKind } from "../../workflows/nodes";
 import { BUILTIN_TEMPLATES } from "../../workflows/templates";
 import { validateGraph } from "../../workflows/validate";
 import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
-import { approvalView, runView, stepView, templateView, workflowView } from "./view";
+import { approvalView, deliveryView, runView, stepView, templateView, workflowView } from "./view";
+import { runDeliveries } from "../../workflows/notify/deliveries";
 
 type WorkflowRow = typeof workflow.$inferSelect;
 export type Trigger = "manual" | "webhook" | "schedule" | "watch" | "replay" | "mcp";
@@ -244,7 +245,8 @@ export class WorkflowService {
     const order = new Map(run.plan.nodes.map((n, i) => [n.id, i]));
     steps.sort((a, b) => order.get(a.nodeId)! - order.get(b.nodeId)!);
     const approvals = await this.db.select().from(workflowApproval).where(eq(workflowApproval.runId, run.id)).orderBy(asc(workflowApproval.requestedAt));
-    return { run: runView(run), steps: steps.map(stepView), approvals: approvals.map(approvalView) };
+    const deliveries = await runDeliveries(this.db, run.id);
+    return { run: runView(run), steps: steps.map(stepView), approvals: approvals.map(approvalView), deliveries: deliveries.map(deliveryView) };
   }
 
   async runs(userId: string, id: string, limit: number, cursor: string | undefined) {

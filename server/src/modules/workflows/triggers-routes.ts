@@ -3,7 +3,7 @@
  * list, create-or-replace and delete a workflow's triggers (session or token), and the hook a
  * third party calls without login, whose raw body is read here (the signature covers its bytes).
  */
-import { PutTriggerBody, PutTriggerResult, Trigger, WEBHOOK_TOLERANCE_SECONDS } from "@vektor/shared/schemas/trigger";
+import { HookStarted, PutTriggerBody, PutTriggerResult, Trigger, TriggerDeleted, WEBHOOK_TOLERANCE_SECONDS } from "@vektor/shared/schemas/trigger";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
@@ -36,7 +36,7 @@ export function triggersModule(s: Services, t: TriggerService) {
     tags: ["Workflow runs"],
     auth: "public",
     errors: ["UNAUTHORIZED", "WEBHOOK_SIGNATURE_INVALID", "WEBHOOK_SIGNATURE_EXPIRED", "NOT_FOUND", "FEATURE_DISABLED", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE"],
-    data: Type.Object({ runId: Type.String(), credits: Type.Integer({ description: "charged for this run" }) }),
+    data: HookStarted,
   });
   const hookDetail = {
     ...hookDoc.detail,
@@ -76,7 +76,7 @@ export function triggersModule(s: Services, t: TriggerService) {
     })
     .delete("/:id/triggers/:triggerId", async ({ request, params }) => ok(await t.remove((await user(request)).id, params.id, params.triggerId)), {
       params: Type.Object({ id: Id, triggerId: Id }),
-      ...doc({ summary: "Delete a trigger", description: "Its secret stops working at once; its queued schedule or watch fires start nothing. Unknown trigger, or another user's workflow: 404.", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }) }),
+      ...doc({ summary: "Delete a trigger", description: "Its secret stops working at once; its queued schedule or watch fires start nothing. Unknown trigger, or another user's workflow: 404.", tags, auth: "api", errors: ["NOT_FOUND"], data: TriggerDeleted }),
     })
     .post("/:id/hook", async ({ request, params }) => ok(await t.hook(params.id, await readCappedBytes(request, JSON_BODY_LIMIT, "Hook bodies"), request.headers)), {
       parse: "none",

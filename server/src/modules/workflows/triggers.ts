@@ -11,11 +11,12 @@ import { fail, ServiceError } from "@vektor/shared/errors";
 import { HookBody, TRIGGER_TYPES, WEBHOOK_TOLERANCE_SECONDS, type PutTriggerBody, type TriggerType } from "@vektor/shared/schemas/trigger";
 import { Value } from "@sinclair/typebox/value";
 import { and, asc, eq } from "drizzle-orm";
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Db, Tx } from "../../db/client";
 import { webhookSignature, workflow, workflowTrigger } from "../../db/schema";
 import { newId, randomBase62 } from "../../lib/ids";
 import { seal, unseal } from "../../lib/secret-box";
+import { webhookHmac } from "../../lib/webhook-signature";
 import type { Logger } from "../../log";
 import { normalizeCron } from "../../workflows/triggers/cron";
 import { dbNow, DISPATCH_WINDOW_MS, dispatchSchedules } from "../../workflows/triggers/schedule";
@@ -121,7 +122,7 @@ export class TriggerService {
     const trigger = await this.webhookTrigger(wf.id);
     const secret = trigger ? await unseal(this.d.secretKey, trigger.secretSealed, sealContext(wf.id, "webhook")) : null;
     // Without a trigger, an HMAC under a random key keeps the refusal's timing like a wrong signature's.
-    const expected = createHmac("sha256", secret ?? randomBase62(40)).update(`${ts}.`).update(raw).digest();
+    const expected = webhookHmac(secret ?? randomBase62(40), ts, raw);
     const signature = given[1].toLowerCase();
     if (!timingSafeEqual(expected, Buffer.from(signature, "hex")) || !trigger || !secret) throw invalid("The signature does not match this workflow's webhook secret and the body");
     const age = Math.floor(nowMs / 1000) - Number(ts);

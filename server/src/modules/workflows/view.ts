@@ -1,5 +1,6 @@
 /** Workflow rows as the API shows them (contract section 7 shapes). */
-import type { workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate } from "../../db/schema";
+import type { Delivery } from "@vektor/shared/schemas/notify";
+import type { delivery, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate } from "../../db/schema";
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
@@ -60,4 +61,18 @@ type TemplateLike = Pick<typeof workflowTemplate.$inferSelect, "id" | "name" | "
 
 export function templateView(t: TemplateLike, builtIn: boolean) {
   return { id: t.id, name: t.name, description: t.description, graphJson: t.graphJson, paramsJson: t.paramsJson ?? null, builtIn, createdAt: iso(t.createdAt) };
+}
+
+/** A completion notification with its attempts (never its body or the secret that signed it). */
+export function deliveryView(d: typeof delivery.$inferSelect): Delivery {
+  return {
+    id: d.id,
+    channel: d.channel as Delivery["channel"],
+    target: d.target,
+    runStatus: d.runStatus,
+    status: d.status as Delivery["status"],
+    attempts: d.attempts,
+    createdAt: d.createdAt.toISOString(),
+    finishedAt: iso(d.finishedAt),
+  };
 }
