@@ -95,7 +95,7 @@ async function startWorker(s: Services) {
     s.store,
     pool,
     s.log,
-    { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, pollMs: s.env.jobPollMs, controlLanes: s.env.controlLanes },
+    { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, pollMs: s.env.jobPollMs, controlLanes: s.env.controlLanes, outboundLanes: s.env.outboundLanes },
     limits,
     s.handlers,
   );

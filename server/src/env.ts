@@ -41,6 +41,8 @@ export interface Env {
   jobLeaseMs: number;
   /** Short control jobs (workflow transitions, timeouts, sweeps) this process runs at once. */
   controlLanes: number;
+  /** Jobs that call other servers (webhook deliveries, e-mail) run at once in this process. */
+  outboundLanes: number;
   /** Comment heartbeat on event streams. */
   sseHeartbeatMs: number;
   /** How long POST /api/tools/{slug} waits for the job before answering 202 (a proxy with a shorter timeout wants less). */
@@ -113,6 +115,7 @@ export function readEnv(src: Source = process.env): Env {
     jobPollMs: intVar(src, "JOB_POLL_MS", 500),
     jobLeaseMs: intVar(src, "JOB_LEASE_MS", 30_000),
     controlLanes: intVar(src, "JOB_CONTROL_LANES", 4),
+    outboundLanes: intVar(src, "JOB_OUTBOUND_LANES", 2),
     sseHeartbeatMs: intVar(src, "SSE_HEARTBEAT_MS", 15_000),
     toolWaitMs: intVar(src, "TOOL_WAIT_MS", 60_000),
     notifyTimeoutMs: intVar(src, "NOTIFY_TIMEOUT_MS", 10_000),

@@ -27,7 +27,12 @@ export interface JobData {
 }
 
 export type JobKind = keyof JobData;
-export type Lane = "tool" | "control";
+/**
+ * tool: long WASM runs on the worker pool; control: short transitions, timeouts and sweeps;
+ * outbound: calls to other servers (webhook deliveries, e-mail), which may hang until their
+ * timeout, so a slow receiver never holds up a workflow transition.
+ */
+export type Lane = "tool" | "control" | "outbound";
 
 /** Which lane each kind runs in: data, checked at start-up against the handlers. */
 export const LANES: Record<JobKind, Lane> = {
@@ -38,8 +43,8 @@ export const LANES: Record<JobKind, Lane> = {
   "schedule.dispatch": "control",
   "schedule.fire": "control",
   "watch.fire": "control",
-  "notify.webhook": "control",
-  "notify.email": "control",
+  "notify.webhook": "outbound",
+  "notify.email": "outbound",
 };
 
 export const JOB_KINDS = Object.keys(LANES) as JobKind[];

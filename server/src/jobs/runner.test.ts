@@ -12,6 +12,7 @@ import { claimStatement, QUEUED } from "./runner";
 import {
   clearQueue,
   countMarked,
+  gate,
   handlerSet,
   insertToolJob,
   insertUser,
@@ -148,5 +149,32 @@ describe("the per-user limit", () => {
     expect((await jobRow(q.db, tool2)).status).toBe("queued");
     const [running] = await q.db.select({ n: sql<number>`count(*)::int` }).from(job).where(eq(job.status, "running"));
     expect(running.n).toBe(3);
+  });
+});
+
+describe("lanes", () => {
+  test("deliveries that hang fill the outbound lanes only: a workflow transition queued after them still runs at once", async () => {
+    const held = gate();
+    const started: string[] = [];
+    const hanging: ControlHandler<"notify.webhook"> = {
+      kind: "notify.webhook",
+      retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+      async run(j) {
+        started.push(j.data.deliveryId);
+        await held.promise;
+      },
+    };
+    const deliveries = await Promise.all(["d1", "d2", "d3"].map((deliveryId) => enqueue(q.db, { kind: "notify.webhook", data: { deliveryId } })));
+    makeRunner(q, handlerSet(hanging), { controlLanes: 1, outboundLanes: 2 }).start();
+    const step = (await enqueue(q.db, stepJob("after-deliveries")))!;
+    try {
+      await waitForStatus(q.db, step, "succeeded");
+      // Two lanes took two deliveries; the third waits for a free outbound lane, not a control one.
+      expect(started).toHaveLength(2);
+      expect((await jobRow(q.db, deliveries[2]!)).status).toBe("queued");
+    } finally {
+      held.open();
+    }
+    await waitForStatus(q.db, deliveries[2]!, "succeeded");
   });
 });

@@ -30,6 +30,8 @@ export interface RunnerOptions {
   pollMs: number;
   /** Control jobs this process runs at the same time. */
   controlLanes: number;
+  /** Outbound jobs (deliveries, e-mail) this process runs at the same time; default 2. */
+  outboundLanes?: number;
 }
 
 /** Back-off of a tool job whose outcome could not be recorded. */
@@ -66,6 +68,7 @@ export class JobRunner {
   start(): void {
     for (let i = 0; i < this.pool.size; i++) this.lanes.push(this.lane("tool"));
     for (let i = 0; i < this.opts.controlLanes; i++) this.lanes.push(this.lane("control"));
+    for (let i = 0; i < (this.opts.outboundLanes ?? 2); i++) this.lanes.push(this.lane("outbound"));
     this.renewer = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.opts.leaseMs / 3)));
   }
 
