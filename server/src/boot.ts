@@ -30,6 +30,7 @@ import { deriveSecretKey } from "./lib/secret-box";
 import { scheduleDispatch } from "./workflows/triggers/schedule";
 import { queueNotifications } from "./workflows/notify/deliveries";
 import { createStore } from "./storage";
+import { isLane } from "./jobs/kinds";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
 function authSecret(env: Env): string {
@@ -99,15 +100,13 @@ async function startWorker(s: Services) {
     limits,
     s.handlers,
   );
-  s.jobs.onQueued = () => runner.poke();
-  s.batches.onQueued = () => runner.poke();
-  s.engine.onQueued = () => runner.poke();
   s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
   // The first sweep of a fresh queue; a no-op when another process already queued one.
   await scheduleRetention(s.database.db);
   await scheduleDispatch(s.database.db);
-  // Jobs queued by other processes (an API process, another worker) wake this one at once.
-  const unlisten = await s.database.listen("vektor_jobs", () => runner.poke());
+  // Every process, this one included, hears of a claimable job only once the transaction that
+  // queued it has committed: a wake-up any earlier would claim nothing.
+  const unlisten = await s.database.listen("vektor_jobs", (lane) => runner.poke(isLane(lane) ? lane : undefined));
   runner.start();
   return {
     runner,

@@ -8,7 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, freshDatabase, PASSWORD, spawnServer } from "./harness";
+import { freePort, spawnedDatabase, PASSWORD, spawnServer } from "./harness";
 import { makePdf } from "./fixtures";
 
 const dataDir = mkdtempSync(join(tmpdir(), "vektor-crash-"));
@@ -26,11 +26,7 @@ test("SIGKILL half-way through a batch: after a restart every item is processed 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: "crash@example.test", TOOL_WORKERS: "2", JOB_LEASE_MS: "1500", JOB_POLL_MS: "100" };
-  if (process.env.TEST_DATABASE_URL) {
-    const db = await freshDatabase(process.env.TEST_DATABASE_URL);
-    env.DATABASE_URL = db.url;
-    dropDb = db.drop;
-  }
+  dropDb = await spawnedDatabase(env);
   proc = await spawnServer(env, base);
   const c = new VektorClient({ baseUrl: base });
   await c.auth.signUp({ name: "crash", email: "crash@example.test", password: PASSWORD });

@@ -101,6 +101,17 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
 }
 
 /**
+ * For a server started with spawnServer: on the PostgreSQL run, a fresh database written into
+ * `env` as DATABASE_URL (PGlite otherwise). Returns what drops it again.
+ */
+export async function spawnedDatabase(env: Record<string, string>): Promise<() => Promise<void>> {
+  if (!process.env.TEST_DATABASE_URL) return async () => {};
+  const db = await freshDatabase(process.env.TEST_DATABASE_URL);
+  env.DATABASE_URL = db.url;
+  return db.drop;
+}
+
+/**
  * Starts `server/src/main.ts` as its own process (for tests that kill it) and waits until it
  * answers. The first start runs PGlite's initdb: the deadline leaves room for a slow machine.
  */

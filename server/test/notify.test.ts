@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { job } from "../src/db/schema";
-import { ADMIN_EMAIL, freePort, freshDatabase, PASSWORD, spawnServer, startTestServer, type TestServer } from "./harness";
+import { ADMIN_EMAIL, freePort, spawnedDatabase, PASSWORD, spawnServer, startTestServer, type TestServer } from "./harness";
+import { linear } from "./graphs";
 import { makePdf } from "./fixtures";
 
 /** One request a receiver got. */
@@ -73,13 +74,6 @@ afterAll(async () => {
 });
 
 type Client = Awaited<ReturnType<TestServer["user"]>>;
-type NodeSpec = [id: string, type: string, params?: Record<string, unknown>];
-
-const linear = (...nodes: NodeSpec[]) =>
-  JSON.stringify({
-    nodes: nodes.map(([id, type, params]) => ({ id, type, data: { type, ...(params ? { params } : {}) } })),
-    edges: nodes.slice(1).map((n, i) => ({ source: nodes[i][0], target: n[0] })),
-  });
 
 /** No tool step: the run ends at once with its input as output. */
 const PASS = linear(["in", "source.upload"], ["out", "sink.download"]);
@@ -384,11 +378,7 @@ describe("a retry after a restart", () => {
       const base = `http://127.0.0.1:${port}`;
       // A 2 s base: the 3rd attempt is due 2-4 s after the 2nd, time enough to kill the server before it.
       const env: Record<string, string> = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", TOOL_WORKERS: "1", JOB_POLL_MS: "100", JOB_LEASE_MS: "3000", NOTIFY_RETRY_BASE_MS: "2000", ADMIN_EMAILS: ADMIN_EMAIL };
-      if (process.env.TEST_DATABASE_URL) {
-        const db = await freshDatabase(process.env.TEST_DATABASE_URL);
-        env.DATABASE_URL = db.url;
-        dropDb = db.drop;
-      }
+      dropDb = await spawnedDatabase(env);
       proc = await spawnServer(env, base);
       const admin = new VektorClient({ baseUrl: base });
       await admin.auth.signUp({ name: "admin", email: ADMIN_EMAIL, password: PASSWORD });

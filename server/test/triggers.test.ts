@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { job, workflowTrigger } from "../src/db/schema";
 import { enqueue } from "../src/jobs/queue";
 import { ADMIN_EMAIL, expectApiError, freePort, PASSWORD, spawnServer, startTestServer, type TestServer } from "./harness";
+import { linear } from "./graphs";
 import { makePdf } from "./fixtures";
 
 let srv: TestServer;
@@ -32,13 +33,6 @@ afterAll(async () => {
 });
 
 type Client = Awaited<ReturnType<TestServer["user"]>>;
-type NodeSpec = [id: string, type: string, params?: Record<string, unknown>];
-
-const linear = (...nodes: NodeSpec[]) =>
-  JSON.stringify({
-    nodes: nodes.map(([id, type, params]) => ({ id, type, data: { type, ...(params ? { params } : {}) } })),
-    edges: nodes.slice(1).map((n, i) => ({ source: nodes[i][0], target: n[0] })),
-  });
 
 /** No tool step: a run costs workflow.base_credits (1) and ends at once. */
 const PASS = linear(["in", "source.upload"], ["out", "sink.download"]);

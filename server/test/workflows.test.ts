@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import yauzl from "yauzl";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
+import { graph, linear, type NodeSpec } from "./graphs";
 import { makePdf } from "./fixtures";
 
 let srv: TestServer;
@@ -15,17 +16,6 @@ beforeAll(async () => {
 afterAll(() => srv.close());
 
 type Client = Awaited<ReturnType<TestServer["user"]>>;
-type NodeSpec = [id: string, type: string, params?: Record<string, unknown>];
-
-/** A graphJson from [id, type, params] nodes and [source, target] edges. */
-function graph(nodes: NodeSpec[], edges: [string, string][]): string {
-  return JSON.stringify({
-    nodes: nodes.map(([id, type, params]) => ({ id, type, data: { type, ...(params ? { params } : {}) } })),
-    edges: edges.map(([source, target]) => ({ source, target })),
-  });
-}
-
-const linear = (...nodes: NodeSpec[]) => graph(nodes, nodes.slice(1).map((n, i) => [nodes[i][0], n[0]]));
 
 async function pdf(c: Client, name = "doc.pdf", pages = 2) {
   return (await c.files.upload(new Blob([await makePdf(pages, name)]), { filename: name, mime: "application/pdf" })).fileId;

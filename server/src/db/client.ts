@@ -24,7 +24,8 @@ export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
   /** Calls `fn` on each NOTIFY on `channel` (from any process sharing the database); resolves to the unsubscribe. */
-  listen(channel: string, fn: () => void): Promise<() => Promise<void>>;
+  /** Calls `fn` with each notification's payload on `channel`; returns what stops listening. */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

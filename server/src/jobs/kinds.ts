@@ -33,6 +33,8 @@ export type JobKind = keyof JobData;
  * timeout, so a slow receiver never holds up a workflow transition.
  */
 export type Lane = "tool" | "control" | "outbound";
+export const LANE_KINDS: readonly Lane[] = ["tool", "control", "outbound"];
+export const isLane = (s: string): s is Lane => (LANE_KINDS as readonly string[]).includes(s);
 
 /** Which lane each kind runs in: data, checked at start-up against the handlers. */
 export const LANES: Record<JobKind, Lane> = {

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshDatabase } from "../db/test-database";
-import { openDatabase, type Db } from "../db/client";
+import { openDatabase, type Database, type Db } from "../db/client";
 import { file, job, user } from "../db/schema";
 import { newId } from "../lib/ids";
 import { createLogger } from "../log";
@@ -32,6 +32,7 @@ export interface TestQueue {
   db: Db;
   store: LocalStore;
   dir: string;
+  listen: Database["listen"];
   close(): Promise<void>;
 }
 
@@ -45,6 +46,7 @@ export async function openTestQueue(): Promise<TestQueue> {
     db: database.db,
     store: new LocalStore(join(dir, "objects")),
     dir,
+    listen: (channel, fn) => database.listen(channel, fn),
     async close() {
       await database.close();
       await pg?.drop();

@@ -19,7 +19,7 @@ import type { Logger } from "../log";
 import type { JobRow } from "../modules/jobs/view";
 import type { ObjectStore } from "../storage/types";
 import type { ControlJob, Failure, JobHandlers, ToolOutcome } from "./handlers";
-import { backoffMs, type JobKind, type Lane } from "./kinds";
+import { backoffMs, LANE_KINDS, type JobKind, type Lane } from "./kinds";
 import type { WorkerPool } from "./pool";
 
 export interface RunnerOptions {
@@ -44,9 +44,10 @@ const EXPIRED_CHECK_MS = 1000;
 
 export class JobRunner {
   private stopped = false;
-  private readonly wakers = new Set<() => void>();
-  /** Counts wake-ups, so a lane can tell one arrived while it was claiming. */
-  private pokes = 0;
+  /** The idle lanes of each kind, each with what ends its wait. */
+  private readonly wakers: Record<Lane, Set<() => void>> = { tool: new Set(), control: new Set(), outbound: new Set() };
+  /** Counts wake-ups per lane kind, so a lane can tell one arrived while it was claiming. */
+  private readonly pokes: Record<Lane, number> = { tool: 0, control: 0, outbound: 0 };
   private lanes: Promise<void>[] = [];
   /** Jobs this process is running, each with the controller that stops it. */
   private readonly held = new Map<string, AbortController>();
@@ -95,31 +96,44 @@ export class JobRunner {
     for (const id of ids) this.held.get(id)?.abort();
   }
 
-  /** Something was queued: idle lanes look at once instead of at their next poll. */
-  poke(): void {
-    this.pokes++;
-    for (const wake of [...this.wakers]) wake();
+  /**
+   * A job of `lane` became claimable (every lane when not said): one idle lane of that kind looks
+   * at once instead of at its next poll. Waking one, not all, spares the others a claim that
+   * finds nothing; a lane that claims a job wakes the next idle one (wakeNext), so a statement
+   * that queued many jobs still has them taken up at once.
+   */
+  poke(lane?: Lane): void {
+    for (const l of lane ? [lane] : LANE_KINDS) {
+      this.pokes[l]++;
+      this.wakeNext(l);
+    }
+  }
+
+  private wakeNext(lane: Lane): void {
+    const [first] = this.wakers[lane];
+    first?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.renewer) clearInterval(this.renewer);
-    this.poke();
+    for (const l of LANE_KINDS) for (const wake of [...this.wakers[l]]) wake();
     await Promise.all(this.lanes);
   }
 
   private async lane(lane: Lane): Promise<void> {
     while (!this.stopped) {
-      const pokesBefore = this.pokes;
+      const pokesBefore = this.pokes[lane];
       const claimed = await this.claim(lane).catch((err) => {
         this.log.error({ err, lane }, "job claim failed");
         return null;
       });
       if (!claimed) {
         // A wake-up that came while the claim was in flight may be for a job it could not see yet.
-        if (this.pokes === pokesBefore) await this.idle();
+        if (this.pokes[lane] === pokesBefore && !this.stopped) await this.idle(lane);
         continue;
       }
+      this.wakeNext(lane);
       const controller = new AbortController();
       this.held.set(claimed.id, controller);
       try {
@@ -134,15 +148,15 @@ export class JobRunner {
     }
   }
 
-  private idle(): Promise<void> {
+  private idle(lane: Lane): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.wakers.delete(done);
+        this.wakers[lane].delete(done);
         resolve();
       };
       const timer = setTimeout(done, this.opts.pollMs);
-      this.wakers.add(done);
+      this.wakers[lane].add(done);
     });
   }
 

@@ -45,8 +45,6 @@ export interface AdvanceOptions {
 export class Engine {
   /** Hooks run where a run becomes terminal; the next features add theirs. */
   readonly terminalHooks: TerminalHook[] = [];
-  /** Called after a transaction queued work, so idle runners look at once. */
-  onQueued: () => void = () => {};
 
   /** `store`: what inline steps' StepFiles use (inline kinds write no objects; null runs nothing inline). */
   constructor(private readonly store: ObjectStore | null = null) {}
@@ -92,7 +90,6 @@ export class Engine {
       .set({ status: "running", attempts: attempt, inputFileIds: inputs, outputFileIds: [], jobIds: [], errorCode: null, errorMessage: null, startedAt: new Date(), finishedAt: null })
       .where(eq(workflowStep.id, step.id));
     await enqueue(tx, { kind: "workflow.step", data: { runId: run.id, stepId: step.id, attempt }, userId: run.userId, dedupeKey: `wf.step:${step.id}:${attempt}` });
-    this.onQueued();
   }
 
   /**
@@ -191,7 +188,6 @@ export class Engine {
   private async insertToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[]): Promise<string[]> {
     const rows = specs.map((s) => ({ id: newId("job"), userId: run.userId, type: s.type, status: "queued", params: s.params, inputFileIds: s.inputFileIds, origin: "workflow", data: { runId: run.id, stepId: step.id } }));
     if (rows.length) await tx.insert(job).values(rows);
-    this.onQueued();
     return rows.map((r) => r.id);
   }
 

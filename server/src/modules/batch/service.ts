@@ -29,9 +29,6 @@ export interface CreateBatch {
 }
 
 export class BatchService {
-  /** Called after items are queued, so idle runners start at once. */
-  onQueued: () => void = () => {};
-
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
@@ -87,7 +84,6 @@ export class BatchService {
         await tx.insert(job).values(rows);
       }
     });
-    this.onQueued();
     return { batchId, credits };
   }
 
@@ -230,7 +226,6 @@ export class BatchService {
       .returning({ id: job.id });
     if (retried.length === 0) throw fail.invalidState("The batch has no failed items to retry");
     await this.db.update(batch).set({ zipState: null, zipKey: null, zipSize: null, zipSha256: null, zipStartedAt: null }).where(eq(batch.id, row.id));
-    this.onQueued();
     return { batchId: row.id, retriedItems: retried.length, credits: 0 };
   }
 

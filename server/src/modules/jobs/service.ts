@@ -21,9 +21,6 @@ export interface JobRequest {
 const MAX_INPUTS = 100;
 
 export class JobService {
-  /** Called after a job is queued, so an idle runner in this process starts at once. */
-  onQueued: () => void = () => {};
-
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
@@ -51,7 +48,6 @@ export class JobService {
       .insert(job)
       .values({ id: newId("job"), userId, type: req.type, status: "queued", params, inputFileIds: ids, origin })
       .returning();
-    this.onQueued();
     return jobView(row, []);
   }
 
