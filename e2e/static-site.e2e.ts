@@ -31,7 +31,7 @@ describe("the web app on the server", () => {
   });
 
   test("hashed assets: their MIME types and a year's immutable cache", async () => {
-    const assets = readdirSync(join(WEB_DIST, "assets"));
+    const assets = readdirSync(join(WEB_DIST, "assets"), { recursive: true, encoding: "utf8" });
     const want: Record<string, string> = { ".wasm": "application/wasm", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
     for (const [ext, mime] of Object.entries(want)) {
       const name = assets.find((f) => f.endsWith(ext));
@@ -45,14 +45,36 @@ describe("the web app on the server", () => {
     }
   });
 
-  test("the service worker is served from the root and revalidated", async () => {
+  test("the service worker is served from the root and revalidated; it precaches the shell, not the tools", async () => {
     const res = await get("/sw.js");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(res.headers.get("cache-control")).toBe("no-cache");
     const body = await res.text();
-    expect(body).not.toContain("__VEKTOR_PRECACHE_MANIFEST__");
-    expect(body).toContain(".wasm");
+    expect(body).toContain('"index.html"');
+    expect(body).not.toContain(".wasm");
+    expect(body).not.toMatch(/url:\s*"assets\/tools\//);
+    // Tool files are cached on first use instead.
+    expect(body).toContain("vektor-tools");
+  });
+
+  test("the web manifest and its icons", async () => {
+    const res = await get("/manifest.webmanifest");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/manifest+json; charset=utf-8");
+    const manifest = (await res.json()) as { name: string; display: string; start_url: string; theme_color: string; icons: { src: string; sizes: string; purpose: string }[] };
+    expect(manifest).toMatchObject({ name: "Vektor", display: "standalone", start_url: "/" });
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+    for (const [sizes, purpose] of [["192x192", "any"], ["512x512", "any"], ["192x192", "maskable"], ["512x512", "maskable"]]) {
+      const icon = manifest.icons.find((i) => i.sizes === sizes && i.purpose === purpose);
+      expect(icon).toBeDefined();
+      const png = await get(`/${icon!.src}`);
+      expect(png.headers.get("content-type")).toBe("image/png");
+      const bytes = new Uint8Array(await png.arrayBuffer());
+      const view = new DataView(bytes.buffer);
+      // The IHDR chunk: width and height at bytes 16 and 20.
+      expect([view.getUint32(16), view.getUint32(20)]).toEqual(sizes.split("x").map(Number));
+    }
   });
 
   test("page paths fall back to index.html; missing files are 404", async () => {

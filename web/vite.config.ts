@@ -1,18 +1,32 @@
 /**
- * Builds the web app into web/dist: the page, its tool worker (an ES module worker with one
- * chunk per tool and each registered family's WASM as a hashed asset), and the service worker
- * at /sw.js with the list of files to keep for offline use.
+ * Builds the web app into web/dist: the React shell (one chunk per screen), its tool worker (an
+ * ES module worker with one chunk per tool and each registered family's WASM as a hashed asset,
+ * all under assets/tools/), the icons and web manifest, and the service worker at /sw.js
+ * (Workbox, through vite-plugin-pwa). The service worker precaches the shell only; files under
+ * assets/tools/ are cached the first time a tool asks for them, so a first visit fetches no
+ * tool WASM and a family used once keeps working offline.
  */
+import react from "@vitejs/plugin-react";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
-import { precacheManifest } from "./vite/precache.ts";
+import { VitePWA } from "vite-plugin-pwa";
+import { appIcons, ICONS, THEME_COLOR } from "./vite/icons.ts";
+import { TOOLS_CACHE } from "./src/tools/cache-name.ts";
+import { toolFamilies } from "./vite/tool-families.ts";
 import { wasmRefs } from "./vite/wasm-refs.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const require = createRequire(import.meta.url);
 /** Emits each bundled family's WASM and records its URL for src/workers/wasm-urls.ts (see vite/wasm-refs.ts). */
 const wasm = () => wasmRefs(here("../wasm-tools/src"));
+/** Which worker files each tool family needs, for caching a whole family once it was used (vite/tool-families.ts). */
+const families = toolFamilies(here("../wasm-tools/src"));
+
+/** Where the tool worker's chunks and binaries go: cached on use, never precached. */
+const TOOLS_DIR = "assets/tools";
+/** Paths the server answers itself; the service worker never serves them from its cache. */
+const SERVER_PATHS = /^\/(api|docs|openapi\.json|status)(\/|$)/;
 
 /**
  * Node built-ins that tool libraries written for browserify expect (the PCB family's gerber
@@ -25,6 +39,47 @@ const nodeShims = {
   inject: { process: require.resolve("process/browser.js") },
 };
 
+const pwa = VitePWA({
+  strategies: "generateSW",
+  // Registered by src/app/pwa.ts with workbox-window (update prompt, install state).
+  injectRegister: false,
+  registerType: "prompt",
+  filename: "sw.js",
+  manifestFilename: "manifest.webmanifest",
+  manifest: {
+    name: "Vektor",
+    short_name: "Vektor",
+    description: "Convert PDF, CAD, GIS, point-cloud, PCB, BIM and media files, in your browser or on your server.",
+    theme_color: THEME_COLOR,
+    background_color: "#ffffff",
+    display: "standalone",
+    start_url: "/",
+    scope: "/",
+    icons: ICONS.map((icon) => ({ ...icon })),
+  },
+  workbox: {
+    globPatterns: ["**/*.{html,js,css,png,svg,json}"],
+    globIgnores: [`${TOOLS_DIR}/**`],
+    navigateFallback: "index.html",
+    navigateFallbackDenylist: [SERVER_PATHS],
+    // The first visit's page is controlled at once, so the tools it runs are cached; an update
+    // waits for the person to accept the prompt.
+    clientsClaim: true,
+    skipWaiting: false,
+    cleanupOutdatedCaches: true,
+    inlineWorkboxRuntime: true,
+    runtimeCaching: [
+      {
+        // Hashed names: a cached copy is never stale, so the cache answers first. The page drops
+        // files of older builds (src/tools/offline.ts).
+        urlPattern: /\/assets\/tools\//,
+        handler: "CacheFirst",
+        options: { cacheName: TOOLS_CACHE, cacheableResponse: { statuses: [200] } },
+      },
+    ],
+  },
+});
+
 export default defineConfig({
   build: {
     outDir: "dist",
@@ -34,19 +89,24 @@ export default defineConfig({
     chunkSizeWarningLimit: 4096,
     // gzip sizes of ~100 MB of WASM take seconds and tell nothing.
     reportCompressedSize: false,
-    rolldownOptions: {
-      checks: { bundlerTimings: false },
-      input: { main: here("index.html"), sw: here("src/sw.ts") },
-      output: { entryFileNames: (chunk) => (chunk.name === "sw" ? "sw.js" : "assets/[name]-[hash].js") },
-    },
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   resolve: { alias: nodeShims.alias },
   worker: {
     format: "es",
-    plugins: () => [wasm()],
+    plugins: () => [wasm(), families.worker()],
     // mupdf's glue imports these only when it runs under Node.
-    rolldownOptions: { external: ["module", "node:fs"], transform: { inject: nodeShims.inject }, checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      external: ["module", "node:fs"],
+      transform: { inject: nodeShims.inject },
+      checks: { bundlerTimings: false },
+      output: {
+        entryFileNames: `${TOOLS_DIR}/[name]-[hash].js`,
+        chunkFileNames: `${TOOLS_DIR}/[name]-[hash].js`,
+        assetFileNames: `${TOOLS_DIR}/[name]-[hash][extname]`,
+      },
+    },
   },
   // wasm() here too: the dev server runs the worker's modules through these plugins.
-  plugins: [wasm(), precacheManifest()],
+  plugins: [react(), wasm(), appIcons(), families.page(), pwa],
 });

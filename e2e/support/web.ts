@@ -43,8 +43,8 @@ export async function fillParams(page: Page, params: Record<string, unknown>): P
 
 /** Chooses `files` and `slug`, sets `params`, and presses Run (does not wait for the end). */
 export async function startTool(page: Page, files: FileSpec[], slug: string, params: Record<string, unknown>): Promise<void> {
-  await page.getByLabel("Files").setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })));
-  await page.getByLabel("Tool").selectOption(slug);
+  await page.getByLabel("Files", { exact: true }).setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })));
+  await page.getByLabel("Tool", { exact: true }).selectOption(slug);
   await fillParams(page, params);
   await page.getByRole("button", { name: "Run" }).click();
 }

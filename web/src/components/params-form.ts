@@ -1,10 +1,10 @@
 /**
- * A form generated from a tool's params schema (the TypeBox object in its manifest, received as
- * plain JSON schema): numbers, strings, booleans and enums (unions of literals) get their own
- * controls with the schema's limits and default; anything else (arrays, nested objects) is a JSON
- * text box. Optional params left empty are omitted, so the tool's own defaults apply.
+ * The model behind the params form (components/ParamsForm.tsx): a tool's params schema (the
+ * TypeBox object in its manifest, received as plain JSON schema) turned into a list of fields.
+ * Numbers, strings, booleans and enums (unions of literals) get their own controls with the
+ * schema's limits and default; anything else (arrays, nested objects) is a JSON text box.
+ * Optional params left empty are omitted, so the tool's own defaults apply.
  */
-import { h } from "./dom";
 
 /** The part of JSON schema the manifests use. */
 export interface JsonSchema {
@@ -27,19 +27,22 @@ export interface JsonSchema {
   required?: string[];
 }
 
-export type ReadResult = { ok: true; params: Record<string, unknown> } | { ok: false; message: string };
+export type FieldKind = "choice" | "boolean" | "number" | "integer" | "string" | "json";
 
-export interface ParamsForm {
-  /** The fieldset to insert (empty when the tool takes no params). */
-  element: HTMLFieldSetElement;
-  /** Current values as params, or the first problem found. */
-  read(): ReadResult;
-}
-
-interface Field {
+export interface FieldSpec {
   key: string;
-  read(): { ok: true; value?: unknown } | { ok: false; message: string };
+  label: string;
+  kind: FieldKind;
+  optional: boolean;
+  schema: JsonSchema;
+  /** For `choice`: the literal values, shown by their string form. */
+  choices?: unknown[];
 }
+
+/** What a control holds: the text of an input, the index of a choice ("" = not set), or a box's state. */
+export type FieldValue = string | boolean;
+
+export type ReadResult = { ok: true; params: Record<string, unknown> } | { ok: false; message: string };
 
 /** Words shown in capitals in labels. */
 const ACRONYMS = new Set(["dpi", "csv", "crs", "epsg", "svg", "url", "id", "rgb"]);
@@ -61,103 +64,65 @@ function choicesOf(schema: JsonSchema): unknown[] | undefined {
   return undefined;
 }
 
-let formCount = 0;
+function kindOf(schema: JsonSchema, choices: unknown[] | undefined): FieldKind {
+  if (choices) return "choice";
+  if (schema.type === "boolean" || schema.type === "number" || schema.type === "integer" || schema.type === "string") return schema.type;
+  return "json";
+}
 
-export function paramsForm(schema: JsonSchema): ParamsForm {
-  const prefix = `param-${++formCount}`;
+/** The fields of a params schema, in the schema's order. */
+export function fieldsOf(schema: JsonSchema): FieldSpec[] {
   const required = new Set(schema.required ?? []);
-  const fields: Field[] = [];
-  const rows: HTMLElement[] = [];
-
-  for (const [key, prop] of Object.entries(schema.properties ?? {})) {
-    const id = `${prefix}-${key}`;
-    const label = prop.title ?? humanize(key);
-    const optional = !required.has(key);
-    const hintId = prop.description ? `${id}-hint` : undefined;
-    const hint = prop.description ? h("small", { id: hintId, class: "hint" }, prop.description) : null;
+  return Object.entries(schema.properties ?? {}).map(([key, prop]) => {
     const choices = choicesOf(prop);
+    return { key, label: prop.title ?? humanize(key), kind: kindOf(prop, choices), optional: !required.has(key), schema: prop, choices };
+  });
+}
 
-    if (choices) {
-      const select = h("select", { id, name: key, "aria-describedby": hintId });
-      if (optional && prop.default === undefined) select.append(h("option", { value: "" }, "(not set)"));
-      choices.forEach((choice, i) => select.append(h("option", { value: String(i), selected: choice === prop.default }, String(choice))));
-      rows.push(h("div", { class: "field" }, h("label", { for: id }, label), select, hint));
-      fields.push({ key, read: () => (select.value === "" ? { ok: true } : { ok: true, value: choices[Number(select.value)] }) });
-    } else if (prop.type === "boolean") {
-      const box = h("input", { id, name: key, type: "checkbox", checked: prop.default === true, "aria-describedby": hintId });
-      rows.push(h("div", { class: "field field-check" }, box, h("label", { for: id }, label), hint));
-      fields.push({ key, read: () => ({ ok: true, value: box.checked }) });
-    } else if (prop.type === "integer" || prop.type === "number") {
-      const min = prop.minimum ?? prop.exclusiveMinimum;
-      const max = prop.maximum ?? prop.exclusiveMaximum;
-      const input = h("input", {
-        id,
-        name: key,
-        type: "number",
-        inputmode: prop.type === "integer" ? "numeric" : "decimal",
-        min,
-        max,
-        step: prop.type === "integer" ? 1 : "any",
-        value: typeof prop.default === "number" ? prop.default : undefined,
-        required: !optional,
-        "aria-describedby": hintId,
-      });
-      rows.push(h("div", { class: "field" }, h("label", { for: id }, label), input, hint));
-      fields.push({
-        key,
-        read: () => {
-          if (input.value.trim() === "") return optional ? { ok: true } : { ok: false, message: `${label} is required` };
-          const value = Number(input.value);
-          if (!Number.isFinite(value) || (prop.type === "integer" && !Number.isInteger(value))) return { ok: false, message: `${label} must be ${prop.type === "integer" ? "a whole number" : "a number"}` };
-          return { ok: true, value };
-        },
-      });
-    } else if (prop.type === "string") {
-      const input = h("input", {
-        id,
-        name: key,
-        type: "text",
-        value: typeof prop.default === "string" ? prop.default : undefined,
-        minlength: prop.minLength,
-        maxlength: prop.maxLength,
-        pattern: prop.pattern,
-        required: !optional,
-        "aria-describedby": hintId,
-      });
-      rows.push(h("div", { class: "field" }, h("label", { for: id }, label), input, hint));
-      fields.push({ key, read: () => (input.value === "" && optional ? { ok: true } : { ok: true, value: input.value }) });
-    } else {
-      const area = h("textarea", { id, name: key, rows: 3, spellcheck: "false", "aria-describedby": hintId });
-      area.value = prop.default === undefined ? "" : JSON.stringify(prop.default);
-      rows.push(h("div", { class: "field" }, h("label", { for: id }, `${label} (JSON)`), area, hint));
-      fields.push({
-        key,
-        read: () => {
-          if (area.value.trim() === "") return optional ? { ok: true } : { ok: false, message: `${label} is required` };
-          try {
-            return { ok: true, value: JSON.parse(area.value) };
-          } catch {
-            return { ok: false, message: `${label} is not valid JSON` };
-          }
-        },
-      });
+/** The control's starting value: the schema's default. */
+export function initialValue(field: FieldSpec): FieldValue {
+  const def = field.schema.default;
+  switch (field.kind) {
+    case "choice": {
+      const index = field.choices!.indexOf(def);
+      return index >= 0 ? String(index) : field.optional ? "" : "0";
+    }
+    case "boolean":
+      return def === true;
+    case "json":
+      return def === undefined ? "" : JSON.stringify(def);
+    default:
+      return def === undefined ? "" : String(def);
+  }
+}
+
+type FieldRead = { ok: true; value?: unknown } | { ok: false; message: string };
+
+function readField(field: FieldSpec, raw: FieldValue): FieldRead {
+  if (field.kind === "boolean") return { ok: true, value: raw === true };
+  const text = String(raw);
+  if (field.kind === "choice") return text === "" ? { ok: true } : { ok: true, value: field.choices![Number(text)] };
+  if (text.trim() === "") return field.optional ? { ok: true } : { ok: false, message: `${field.label} is required` };
+  if (field.kind === "string") return { ok: true, value: text };
+  if (field.kind === "json") {
+    try {
+      return { ok: true, value: JSON.parse(text) };
+    } catch {
+      return { ok: false, message: `${field.label} is not valid JSON` };
     }
   }
+  const value = Number(text);
+  if (!Number.isFinite(value) || (field.kind === "integer" && !Number.isInteger(value))) return { ok: false, message: `${field.label} must be ${field.kind === "integer" ? "a whole number" : "a number"}` };
+  return { ok: true, value };
+}
 
-  const element = h("fieldset", { class: "params" }, h("legend", {}, "Options"));
-  if (rows.length) element.append(...rows);
-  else element.append(h("p", { class: "hint" }, "This tool has no options."));
-
-  return {
-    element,
-    read() {
-      const params: Record<string, unknown> = {};
-      for (const field of fields) {
-        const result = field.read();
-        if (!result.ok) return result;
-        if (result.value !== undefined) params[field.key] = result.value;
-      }
-      return { ok: true, params };
-    },
-  };
+/** The params the controls hold, or the first problem found. */
+export function readParams(fields: FieldSpec[], values: Record<string, FieldValue>): ReadResult {
+  const params: Record<string, unknown> = {};
+  for (const field of fields) {
+    const result = readField(field, values[field.key] ?? initialValue(field));
+    if (!result.ok) return result;
+    if (result.value !== undefined) params[field.key] = result.value;
+  }
+  return { ok: true, params };
 }

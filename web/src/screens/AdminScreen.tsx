@@ -1,0 +1,97 @@
+/**
+ * Admin: the effective configuration, one form per group, each key a control of its value's type
+ * (switch, number, text, JSON for lists), saved through the admin API, which validates it and
+ * whose message is shown. Grant credits comes next.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { client } from "../api/client";
+import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
+
+export function AdminScreen() {
+  return (
+    <Frame title="Admin" what="administer this installation">
+      {(me) => (me.role === "admin" ? <Config /> : <p>This screen is for administrators.</p>)}
+    </Frame>
+  );
+}
+
+function Config() {
+  const config = useQuery({ queryKey: ["admin-config"], queryFn: () => client.admin.config() });
+  if (config.error) return <ErrorText error={config.error} />;
+  if (!config.data) return <p>Loading…</p>;
+  return (
+    <>
+      {Object.entries(config.data).map(([group, values]) => (
+        <ConfigGroup key={group} group={group} values={values as Record<string, unknown>} />
+      ))}
+    </>
+  );
+}
+
+/** Parses what a control holds back into the key's type (that of its current value). */
+function parse(current: unknown, text: string): { ok: true; value: unknown } | { ok: false } {
+  if (typeof current === "string") return { ok: true, value: text };
+  if (typeof current === "number") return text.trim() !== "" && Number.isFinite(Number(text)) ? { ok: true, value: Number(text) } : { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+function ConfigGroup({ group, values }: { group: string; values: Record<string, unknown> }) {
+  const queries = useQueryClient();
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState("");
+  const save = useMutation({
+    mutationFn: (patch: Record<string, unknown>) => client.admin.setConfig(group, patch),
+    onSuccess: () => (setEdits({}), queries.invalidateQueries()),
+  });
+  const title = group.replace(/_/g, " ");
+  const edit = (key: string, text: string) => setEdits((old) => ({ ...old, [key]: text }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const patch: Record<string, unknown> = {};
+    for (const [key, text] of Object.entries(edits)) {
+      const parsed = parse(values[key], text);
+      if (!parsed.ok) return setProblem(`${key}: not a valid value`);
+      patch[key] = parsed.value;
+    }
+    setProblem("");
+    save.mutate(patch);
+  };
+
+  return (
+    <form className="card" aria-labelledby={`${group}-title`} onSubmit={submit}>
+      <h2 id={`${group}-title`}>{title}</h2>
+      {Object.entries(values).map(([key, value]) => {
+        const id = `cfg-${key}`;
+        const text = edits[key] ?? show(value);
+        if (typeof value === "boolean")
+          return (
+            <div className="field field-check" key={key}>
+              <input id={id} type="checkbox" checked={text === "true"} onChange={(e) => edit(key, String(e.target.checked))} />
+              <label htmlFor={id}>{key}</label>
+            </div>
+          );
+        return (
+          <div className="field" key={key}>
+            <label htmlFor={id}>{typeof value === "number" || typeof value === "string" ? key : `${key} (JSON)`}</label>
+            <input id={id} type={typeof value === "number" ? "number" : "text"} value={text} onChange={(e) => edit(key, e.target.value)} />
+          </div>
+        );
+      })}
+      <div className="actions">
+        <button type="submit" disabled={save.isPending || Object.keys(edits).length === 0}>
+          Save {title}
+        </button>
+      </div>
+      <ErrorText message={problem} error={save.error} />
+      {save.isSuccess ? <p aria-live="polite">Saved.</p> : null}
+    </form>
+  );
+}

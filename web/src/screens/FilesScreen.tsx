@@ -1,0 +1,111 @@
+/** Files kept on the server: upload several at once with progress, a paged list, download, delete. */
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { downloadHref, errorMessage } from "../api/client";
+import { FILES_KEY, mimeFor, uploadFile, useDeleteFile, useFilesPage } from "../api/files";
+import { formatBytes, formatDate } from "../components/format";
+import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
+import { RowButton } from "../components/RowButton";
+import { Table } from "../components/Table";
+
+export function FilesScreen() {
+  return (
+    <Frame title="Files" what="keep files on the server">
+      {() => (
+        <>
+          <Uploader />
+          <FileList />
+        </>
+      )}
+    </Frame>
+  );
+}
+
+interface Upload {
+  name: string;
+  sent: number;
+  total: number;
+  error?: string;
+  done?: boolean;
+}
+
+function Uploader() {
+  const queries = useQueryClient();
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const update = (i: number, patch: Partial<Upload>) => setUploads((list) => list.map((u, j) => (j === i ? { ...u, ...patch } : u)));
+
+  async function start(files: File[]) {
+    setUploads(files.map((f) => ({ name: f.name, sent: 0, total: f.size })));
+    await Promise.all(
+      files.map(async (file, i) => {
+        try {
+          await uploadFile(file, mimeFor(file), (sent, total) => update(i, { sent, total }));
+          update(i, { sent: file.size, done: true });
+        } catch (err) {
+          update(i, { error: errorMessage(err) });
+        }
+      }),
+    );
+    void queries.invalidateQueries({ queryKey: FILES_KEY });
+  }
+
+  return (
+    <section className="card" aria-labelledby="upload-title" onDragOver={(e) => e.preventDefault()} onDrop={(e) => (e.preventDefault(), void start([...e.dataTransfer.files]))}>
+      <h2 id="upload-title">Upload</h2>
+      <div className="field">
+        <label htmlFor="upload">Upload files</label>
+        <input id="upload" type="file" multiple onChange={(e) => void start([...(e.target.files ?? [])])} />
+        <small className="hint">Choose or drop several files; large ones are sent in parts.</small>
+      </div>
+      <ul className="uploads">
+        {uploads.map((u, i) => (
+          <li key={i}>
+            <label htmlFor={`upload-${i}`}>{u.name}</label> <progress id={`upload-${i}`} max={u.total || 1} value={u.sent} />{" "}
+            <span className={u.error ? "error" : "hint"}>{u.error ?? (u.done ? "Uploaded" : `${formatBytes(u.sent)} of ${formatBytes(u.total)}`)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function FileList() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const page = useFilesPage(cursors.at(-1));
+  const remove = useDeleteFile();
+  const items = page.data?.items ?? [];
+  return (
+    <section className="card" aria-labelledby="list-title">
+      <h2 id="list-title">Your files</h2>
+      <ErrorText error={page.error ?? remove.error} />
+      {page.isPending ? <p>Loading…</p> : items.length === 0 ? <p>No files yet.</p> : null}
+      {items.length ? (
+        <Table headers={["Name", "Size", "Type", "Status", "Added", "Actions"]}>
+          {items.map((f) => (
+            <tr key={f.fileId}>
+              <td>{f.filename}</td>
+              <td className="nowrap">{formatBytes(f.size)}</td>
+              <td>{f.mime}</td>
+              <td>{f.status}</td>
+              <td>{formatDate(f.createdAt)}</td>
+              <td className="row-actions">
+                <a href={downloadHref(f.fileId)} download={f.filename}>
+                  Download {f.filename}
+                </a>
+                <RowButton action="Delete" item={f.filename} disabled={remove.isPending} onClick={() => remove.mutate(f.fileId)} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+      <div className="actions">
+        <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Previous page
+        </button>
+        <button type="button" className="secondary" disabled={!page.data?.nextCursor} onClick={() => setCursors((c) => [...c, page.data!.nextCursor!])}>
+          Next page
+        </button>
+      </div>
+    </section>
+  );
+}

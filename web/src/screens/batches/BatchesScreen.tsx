@@ -1,0 +1,58 @@
+/**
+ * Batches: create one from stored files (estimate and balance shown before confirming), follow
+ * the open batch live (its event stream), and the list of batches.
+ */
+import { useState } from "react";
+import { useBatches } from "../../api/batches";
+import { formatDate } from "../../components/format";
+import { ErrorText, SignedInScreen as Frame } from "../../components/Guard";
+import { RowButton } from "../../components/RowButton";
+import { Table } from "../../components/Table";
+import { BatchView } from "./BatchView";
+import { NewBatch } from "./NewBatch";
+
+export function BatchesScreen() {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <Frame title="Batches" what="run tools over many files">
+      {(me) => (
+        <>
+          <NewBatch credits={me.credits} onCreated={setOpen} />
+          {open ? <BatchView id={open} /> : null}
+          <BatchList onOpen={setOpen} />
+        </>
+      )}
+    </Frame>
+  );
+}
+
+function BatchList({ onOpen }: { onOpen: (id: string) => void }) {
+  const batches = useBatches();
+  const items = batches.data?.items ?? [];
+  return (
+    <section className="card" aria-labelledby="batches-title">
+      <h2 id="batches-title">Your batches</h2>
+      <ErrorText error={batches.error} />
+      {batches.data && items.length === 0 ? <p>No batches yet.</p> : null}
+      {items.length ? (
+        <Table headers={["Name", "Tool", "Status", "Done", "Created", ""]}>
+          {items.map((b) => (
+            <tr key={b.batchId}>
+              <td>{b.name}</td>
+              <td>{b.type}</td>
+              <td>{b.status}</td>
+              <td>
+                {b.done} of {b.total}
+                {b.failed ? `, ${b.failed} failed` : ""}
+              </td>
+              <td>{formatDate(b.createdAt)}</td>
+              <td>
+                <RowButton action="Open" item={b.name} onClick={() => onOpen(b.batchId)} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+/** The "Run on" choice: This device or Server, each disabled with its reason when it cannot run. */
+import { ENGINE_NAMES, type Engine } from "./engine";
+
+interface Props {
+  value: Engine;
+  reason: string;
+  blocked: Record<Engine, string | null>;
+  disabled: boolean;
+  onPick: (engine: Engine) => void;
+}
+
+export function EngineChoice({ value, reason, blocked, disabled, onPick }: Props) {
+  const engines: Engine[] = ["device", "server"];
+  return (
+    <fieldset className="engine" disabled={disabled} aria-describedby="engine-hint">
+      <legend>Run on</legend>
+      <div className="choices">
+        {engines.map((engine) => (
+          <label key={engine} className="choice">
+            <input type="radio" name="engine" value={engine} checked={value === engine} disabled={blocked[engine] !== null} onChange={() => onPick(engine)} />
+            {ENGINE_NAMES[engine]}
+          </label>
+        ))}
+      </div>
+      <small id="engine-hint" className="hint">
+        {blocked[value] ?? reason}
+        {value === "device" && blocked.server ? ` Server: ${blocked.server}` : null}
+      </small>
+    </fieldset>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * One conversion on either engine, reported the same way: progress as a fraction with a
+ * message, then the results to offer as downloads.
+ */
+import { ToolError } from "@vektor/shared/tools/manifest";
+import { client, downloadHref, errorMessage } from "../../api/client";
+import { mimeFor, readFile, uploadFile } from "../../api/files";
+import type { ToolInfo } from "../../tools/catalog";
+import { runOnDevice } from "../../tools/device";
+
+export interface Result {
+  name: string;
+  size: number;
+  mime: string;
+  /** An object URL (this device) or the server's download address. */
+  href: string;
+  /** Object URLs to revoke when the result is replaced. */
+  local: boolean;
+  /** Reads the result's bytes (for previews). */
+  read: () => Promise<Blob>;
+}
+
+export interface RunInput {
+  tool: ToolInfo;
+  files: File[];
+  params: Record<string, unknown>;
+  signal: AbortSignal;
+  onProgress: (fraction: number, message?: string) => void;
+}
+
+/** A failed run: a tool error code (or the API's) with its message. */
+export class RunFailed extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function runDevice({ tool, files, params, signal, onProgress }: RunInput): Promise<Result[]> {
+  const inputs = await Promise.all(files.map(async (f) => ({ name: f.name, mime: f.type || undefined, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  try {
+    const outputs = await runOnDevice(tool.slug, inputs, params, { signal, timeoutMs: tool.timeoutMs, onProgress });
+    return outputs.map((o) => {
+      const blob = new Blob([o.bytes as Uint8Array<ArrayBuffer>], { type: o.mime });
+      return { name: o.name, size: o.bytes.byteLength, mime: o.mime, href: URL.createObjectURL(blob), local: true, read: async () => blob };
+    });
+  } catch (err) {
+    const error = err instanceof ToolError ? err : new ToolError("TOOL_FAILED", String((err as Error)?.message ?? err));
+    throw new RunFailed(error.code, error.message);
+  }
+}
+
+/** Upload (the first half of the bar), run the tool and wait for its job (the second half). */
+export async function runServer({ tool, files, params, signal, onProgress }: RunInput): Promise<Result[]> {
+  try {
+    const total = files.reduce((n, f) => n + f.size, 0) || 1;
+    let before = 0;
+    const fileIds: string[] = [];
+    for (const file of files) {
+      onProgress((before / total) * 0.5, `uploading ${file.name}`);
+      const uploaded = await uploadFile(file, mimeFor(file), (sent) => onProgress(((before + sent) / total) * 0.5, `uploading ${file.name}`), signal);
+      before += file.size;
+      fileIds.push(uploaded.fileId);
+    }
+    onProgress(0.5, "running on the server");
+    const job = await client.tools.run(tool.slug, fileIds, { params, signal, onUpdate: (j) => onProgress(0.5 + j.progress / 200, `${j.status} on the server`) });
+    if (job.status !== "succeeded") throw new RunFailed(job.errorCode ?? job.status.toUpperCase(), job.error ?? `The job ${job.status}.`);
+    return job.outputs.map((o) => ({ name: o.filename, size: o.size, mime: o.mime, href: downloadHref(o.fileId), local: false, read: () => readFile(o.fileId) }));
+  } catch (err) {
+    if (err instanceof RunFailed) throw err;
+    if (signal.aborted) throw new RunFailed("CANCELLED", "The run was cancelled");
+    throw new RunFailed((err as { code?: string }).code ?? "TOOL_FAILED", errorMessage(err));
+  }
+}
