@@ -3,9 +3,9 @@
  * visit fetches no tool WASM and installs the service worker and manifest; sign up; convert a PDF
  * on this device; with `processing.browser_max_mb` lowered by the admin API, a bigger PDF goes to
  * the server by itself (upload, run, download); the files it left are listed; a batch over two
- * of them followed live to its ZIP; create and revoke
+ * of them followed live to its ZIP; a preset saved and a batch run from it; create and revoke
  * an API token; the account's ledger; signed out, Convert still runs on this device; an admin
- * changes a setting. Each screen is saved as a screenshot under
+ * changes a setting and grants credits, which the account's balance shows. Each screen is saved as a screenshot under
  * e2e/screenshots/ (git-ignored), at desktop width and at 390 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -192,6 +192,46 @@ describe("the web app, screen by screen", () => {
     await shoot("batches");
   }, 180_000);
 
+  test("batches: a preset saved, then a batch run from it to completion", async () => {
+    const presetForm = page.getByRole("form", { name: "New preset" });
+    await presetForm.getByLabel("Preset name", { exact: true }).fill("Compress hard");
+    await presetForm.getByLabel("Preset tool", { exact: true }).selectOption("pdf.compress");
+    await presetForm.getByLabel("Level", { exact: true }).fill("9");
+    await presetForm.getByRole("button", { name: "Save preset" }).click();
+    const presets = page.getByRole("region", { name: "Presets" });
+    await presets.getByRole("cell", { name: "Compress hard", exact: true }).waitFor({ timeout: 15_000 });
+    expect(await presets.getByRole("cell", { name: '{"level":9}', exact: true }).isVisible()).toBe(true);
+
+    const batchForm = page.getByRole("form", { name: "New batch" });
+    await batchForm.getByRole("group", { name: "Files for the batch" }).getByLabel("two.pdf", { exact: true }).check();
+    await batchForm.getByLabel("Preset", { exact: true }).selectOption({ label: "Compress hard" });
+    expect(await batchForm.getByLabel("Batch tool").count()).toBe(0);
+    await batchForm.getByText(/^1 file: this batch costs \d+ credits?\. Your balance: \d+ credits\.$/).waitFor({ timeout: 15_000 });
+    await batchForm.getByRole("button", { name: "Create batch" }).click();
+    await page.getByRole("link", { name: "Download ZIP of Compress hard" }).waitFor({ timeout: 120_000 });
+    expect(await page.getByText(/^completed: 1 of 1 done\.$/).isVisible()).toBe(true);
+    const list = page.getByRole("region", { name: "Your batches" });
+    await list.getByRole("row").filter({ hasText: "Compress hard" }).filter({ hasText: "completed" }).waitFor({ timeout: 15_000 });
+    await shoot("batches-preset");
+  }, 180_000);
+
+  test("batches: a failed file shows its error code, Retry failed files runs it again", async () => {
+    const batchForm = page.getByRole("form", { name: "New batch" });
+    await batchForm.getByRole("group", { name: "Files for the batch" }).getByLabel("two.pdf", { exact: true }).check();
+    await batchForm.getByLabel("Preset", { exact: true }).selectOption("");
+    await batchForm.getByLabel("Batch tool").selectOption("pdf.split");
+    await batchForm.getByLabel("Ranges", { exact: true }).fill("9"); // two.pdf has one page
+    await batchForm.getByRole("button", { name: "Create batch" }).click();
+    const failed = page.getByText(/^failed: 0 of 1 done, 1 failed\.$/);
+    await failed.waitFor({ timeout: 120_000 });
+    expect(await page.getByRole("cell", { name: /^PARAMS_INVALID: Page range "9" goes beyond the last page/ }).isVisible()).toBe(true);
+    const retried = page.waitForResponse((r) => r.url().endsWith("/retry") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Retry failed files" }).click();
+    expect((await retried).status()).toBe(200);
+    await page.getByRole("button", { name: "Retry failed files" }).waitFor({ timeout: 120_000 });
+    await failed.waitFor({ timeout: 15_000 });
+  }, 300_000);
+
   test("tokens: create one (shown once), then revoke it", async () => {
     await nav("Tokens").click();
     await page.getByLabel("Name").fill("laptop");
@@ -259,5 +299,34 @@ describe("the web app, screen by screen", () => {
     await alert.waitFor({ timeout: 15_000 });
     expect(await alert.textContent()).toContain("processing.browser_max_mb");
     await shoot("admin");
+  }, 60_000);
+
+  test("admin: credits granted to an account show in its balance", async () => {
+    const grant = page.getByRole("form", { name: "Grant credits" });
+    await grant.getByLabel("Account email").fill(EMAIL);
+    await grant.getByLabel("Credits", { exact: false }).fill("25");
+    await grant.getByRole("button", { name: "Grant credits" }).click();
+    // No reason: the server's validation message, not a code.
+    const alert = grant.getByRole("alert");
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).toMatch(/reason/i);
+    expect(await alert.textContent()).not.toContain("VALIDATION_ERROR");
+    await grant.getByLabel("Reason").fill("Thanks for testing");
+    await grant.getByRole("button", { name: "Grant credits" }).click();
+    const done = grant.getByText(new RegExp(`^${EMAIL} now has \\d+ credits\\.$`));
+    await done.waitFor({ timeout: 15_000 });
+    const balance = Number((await done.textContent())!.match(/now has (\d+)/)![1]);
+    await shoot("admin-credits");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).first().click();
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await nav("Account").click();
+    const facts = page.getByRole("region", { name: "Balance" });
+    await facts.getByText(String(balance), { exact: true }).waitFor({ timeout: 15_000 });
+    const row = page.getByRole("region", { name: "Credit ledger" }).getByRole("row").filter({ hasText: "Thanks for testing" });
+    await row.getByRole("cell", { name: "+25", exact: true }).waitFor({ timeout: 15_000 });
   }, 60_000);
 });

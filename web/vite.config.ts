@@ -3,8 +3,9 @@
  * ES module worker with one chunk per tool and each registered family's WASM as a hashed asset,
  * all under assets/tools/), the icons and web manifest, and the service worker at /sw.js
  * (Workbox, through vite-plugin-pwa). The service worker precaches the shell only; files under
- * assets/tools/ are cached the first time a tool asks for them, so a first visit fetches no
- * tool WASM and a family used once keeps working offline.
+ * assets/tools/ (and the previews' viewers under assets/viewers/) are cached the first time
+ * they are asked for, so a first visit fetches no tool WASM and a family used once keeps
+ * working offline.
  */
 import react from "@vitejs/plugin-react";
 import { createRequire } from "node:module";
@@ -25,6 +26,12 @@ const families = toolFamilies(here("../wasm-tools/src"));
 
 /** Where the tool worker's chunks and binaries go: cached on use, never precached. */
 const TOOLS_DIR = "assets/tools";
+/**
+ * Where the previews' viewers go (three.js, maplibre-gl and its worker: about 500 KB gzip):
+ * cached on first use like the tools, never precached, so the app shell stays small.
+ */
+const VIEWERS_DIR = "assets/viewers";
+const VIEWER_MODULES = /\/src\/components\/previews\/views\/|\/node_modules\/(three|maplibre-gl)\//;
 /** Paths the server answers itself; the service worker never serves them from its cache. */
 const SERVER_PATHS = /^\/(api|docs|openapi\.json|status)(\/|$)/;
 
@@ -59,7 +66,7 @@ const pwa = VitePWA({
   },
   workbox: {
     globPatterns: ["**/*.{html,js,css,png,svg,json}"],
-    globIgnores: [`${TOOLS_DIR}/**`],
+    globIgnores: [`${TOOLS_DIR}/**`, `${VIEWERS_DIR}/**`],
     navigateFallback: "index.html",
     navigateFallbackDenylist: [SERVER_PATHS],
     // The first visit's page is controlled at once, so the tools it runs are cached; an update
@@ -76,6 +83,11 @@ const pwa = VitePWA({
         handler: "CacheFirst",
         options: { cacheName: TOOLS_CACHE, cacheableResponse: { statuses: [200] } },
       },
+      {
+        urlPattern: /\/assets\/viewers\//,
+        handler: "CacheFirst",
+        options: { cacheName: "vektor-viewers", cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 40 } },
+      },
     ],
   },
 });
@@ -89,7 +101,13 @@ export default defineConfig({
     chunkSizeWarningLimit: 4096,
     // gzip sizes of ~100 MB of WASM take seconds and tell nothing.
     reportCompressedSize: false,
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      output: {
+        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => VIEWER_MODULES.test(id)) ? `${VIEWERS_DIR}/[name]-[hash].js` : "assets/[name]-[hash].js"),
+        assetFileNames: (asset) => (asset.names.some((n) => n.startsWith("maplibre-gl-worker")) ? `${VIEWERS_DIR}/[name]-[hash][extname]` : "assets/[name]-[hash][extname]"),
+      },
+    },
   },
   resolve: { alias: nodeShims.alias },
   worker: {

@@ -1,5 +1,5 @@
-/** Batches: list, estimate, create, one batch with its items, live progress, cancel, retry. */
-import type { BatchDetail, BatchProgress, CreateBatchBody } from "@vektor/shared/schemas/batch";
+/** Batches: list, estimate, create, one batch with its items, live progress, cancel, retry; presets. */
+import type { BatchDetail, BatchProgress, CreateBatchBody, PresetBody } from "@vektor/shared/schemas/batch";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { client, isBatchFinished } from "./client";
@@ -24,6 +24,15 @@ export function useCreateBatch() {
     mutationFn: (body: CreateBatchBody) => client.batches.create(body),
     onSuccess: () => void queries.invalidateQueries(),
   });
+}
+
+const PRESETS_KEY = [...BATCHES_KEY, "presets"] as const;
+
+export const usePresets = () => useQuery({ queryKey: PRESETS_KEY, queryFn: () => client.batches.presets.list() });
+
+export function useCreatePreset() {
+  const queries = useQueryClient();
+  return useMutation({ mutationFn: (body: PresetBody) => client.batches.presets.create(body), onSuccess: () => queries.invalidateQueries({ queryKey: PRESETS_KEY }) });
 }
 
 export const useBatch = (id: string) => useQuery<BatchDetail>({ queryKey: detailKey(id), queryFn: () => client.batches.get(id) });

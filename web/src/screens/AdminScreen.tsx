@@ -1,7 +1,7 @@
 /**
  * Admin: the effective configuration, one form per group, each key a control of its value's type
  * (switch, number, text, JSON for lists), saved through the admin API, which validates it and
- * whose message is shown. Grant credits comes next.
+ * whose message is shown; and credits granted to (or, negative, taken from) an account by email.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -11,7 +11,16 @@ import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
 export function AdminScreen() {
   return (
     <Frame title="Admin" what="administer this installation">
-      {(me) => (me.role === "admin" ? <Config /> : <p>This screen is for administrators.</p>)}
+      {(me) =>
+        me.role === "admin" ? (
+          <>
+            <Config />
+            <GrantCredits />
+          </>
+        ) : (
+          <p>This screen is for administrators.</p>
+        )
+      }
     </Frame>
   );
 }
@@ -92,6 +101,41 @@ function ConfigGroup({ group, values }: { group: string; values: Record<string, 
       </div>
       <ErrorText message={problem} error={save.error} />
       {save.isSuccess ? <p aria-live="polite">Saved.</p> : null}
+    </form>
+  );
+}
+
+/** POST /api/admin/credits; the server checks the email, amount and reason, and its message is shown. */
+function GrantCredits() {
+  const queries = useQueryClient();
+  const [form, setForm] = useState({ email: "", amount: "", reason: "" });
+  const grant = useMutation({
+    // An empty amount goes as NaN (null in JSON), so the server's validation names it.
+    mutationFn: () => client.admin.grantCredits({ email: form.email.trim(), amount: form.amount.trim() ? Number(form.amount) : NaN, reason: form.reason }),
+    // The admin may have granted to themselves: the balance shown in the app is refreshed too.
+    onSuccess: () => (setForm({ email: "", amount: "", reason: "" }), queries.invalidateQueries()),
+  });
+  const field = (key: keyof typeof form, label: string, type: string) => (
+    <div className="field">
+      <label htmlFor={`grant-${key}`}>{label}</label>
+      <input id={`grant-${key}`} type={type} value={form[key]} onChange={(e) => setForm((old) => ({ ...old, [key]: e.target.value }))} />
+    </div>
+  );
+  const submit = (event: FormEvent) => (event.preventDefault(), grant.mutate());
+
+  return (
+    <form className="card" aria-labelledby="grant-title" noValidate onSubmit={submit}>
+      <h2 id="grant-title">Grant credits</h2>
+      {field("email", "Account email", "email")}
+      {field("amount", "Credits (negative to take away)", "number")}
+      {field("reason", "Reason", "text")}
+      <div className="actions">
+        <button type="submit" disabled={grant.isPending}>
+          Grant credits
+        </button>
+      </div>
+      <ErrorText error={grant.error} />
+      {grant.data ? <p aria-live="polite">{`${grant.data.email} now has ${grant.data.credits} credits.`}</p> : null}
     </form>
   );
 }

@@ -1,9 +1,11 @@
-/** Files kept on the server: upload several at once with progress, a paged list, download, delete. */
+/** Files kept on the server: upload several at once with progress, a paged list, preview, download, delete. */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { downloadHref, errorMessage } from "../api/client";
-import { FILES_KEY, mimeFor, uploadFile, useDeleteFile, useFilesPage } from "../api/files";
+import { FILES_KEY, mimeFor, readFile, uploadFile, useDeleteFile, useFilesPage } from "../api/files";
 import { formatBytes, formatDate } from "../components/format";
+import { previewKind } from "../components/previews/kind";
+import { PreviewView } from "../components/previews/Preview";
 import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
 import { RowButton } from "../components/RowButton";
 import { Table } from "../components/Table";
@@ -73,6 +75,7 @@ function FileList() {
   const [cursors, setCursors] = useState<string[]>([]);
   const page = useFilesPage(cursors.at(-1));
   const remove = useDeleteFile();
+  const [shown, setShown] = useState<StoredFile | null>(null);
   const items = page.data?.items ?? [];
   return (
     <section className="card" aria-labelledby="list-title">
@@ -92,6 +95,7 @@ function FileList() {
                 <a href={downloadHref(f.fileId)} download={f.filename}>
                   Download {f.filename}
                 </a>
+                {previewKind(f.filename, f.mime, f.size) ? <RowButton action="Preview" item={f.filename} onClick={() => setShown(f)} /> : null}
                 <RowButton action="Delete" item={f.filename} disabled={remove.isPending} onClick={() => remove.mutate(f.fileId)} />
               </td>
             </tr>
@@ -106,6 +110,25 @@ function FileList() {
           Next page
         </button>
       </div>
+      {shown ? <StoredPreview key={shown.fileId} file={shown} onClose={() => setShown(null)} /> : null}
+    </section>
+  );
+}
+
+type StoredFile = { fileId: string; filename: string; mime: string; size: number };
+
+/** A stored file's preview under the list; its bytes come through the API client. */
+function StoredPreview({ file, onClose }: { file: StoredFile; onClose: () => void }) {
+  const kind = previewKind(file.filename, file.mime, file.size)!;
+  return (
+    <section className="stored-preview" aria-label={`Preview of ${file.filename}`}>
+      <div className="actions">
+        <h3>Preview of {file.filename}</h3>
+        <button type="button" className="secondary" onClick={onClose}>
+          Close preview
+        </button>
+      </div>
+      <PreviewView kind={kind} name={file.filename} mime={file.mime} read={() => readFile(file.fileId)} />
     </section>
   );
 }

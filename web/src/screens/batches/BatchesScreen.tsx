@@ -1,6 +1,6 @@
 /**
- * Batches: create one from stored files (estimate and balance shown before confirming), follow
- * the open batch live (its event stream), and the list of batches.
+ * Batches: create one from stored files and a tool or a preset (estimate and balance shown before
+ * confirming), follow the open batch live (its event stream), the list of batches, the presets.
  */
 import { useState } from "react";
 import { useBatches } from "../../api/batches";
@@ -10,6 +10,7 @@ import { RowButton } from "../../components/RowButton";
 import { Table } from "../../components/Table";
 import { BatchView } from "./BatchView";
 import { NewBatch } from "./NewBatch";
+import { Presets } from "./Presets";
 
 export function BatchesScreen() {
   const [open, setOpen] = useState<string | null>(null);
@@ -20,6 +21,7 @@ export function BatchesScreen() {
           <NewBatch credits={me.credits} onCreated={setOpen} />
           {open ? <BatchView id={open} /> : null}
           <BatchList onOpen={setOpen} />
+          <Presets />
         </>
       )}
     </Frame>

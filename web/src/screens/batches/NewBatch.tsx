@@ -1,42 +1,52 @@
-/** A new batch: stored files, a server tool that takes them, its options, the cost, confirm. */
-import { useMemo, useState, type FormEvent } from "react";
-import { useCreateBatch, useEstimate } from "../../api/batches";
+/**
+ * A new batch: stored files, then either a saved preset (its tool and options) or a server tool
+ * that takes the files with its options; the cost and the balance before confirming.
+ */
+import type { Preset } from "@vektor/shared/schemas/batch";
+import { useState, type FormEvent } from "react";
+import { useCreateBatch, useEstimate, usePresets } from "../../api/batches";
 import { useFilesPage } from "../../api/files";
 import { ErrorText } from "../../components/Guard";
-import { fieldsOf, readParams, type FieldValue } from "../../components/params-form";
-import { ParamsForm } from "../../components/ParamsForm";
 import { plural } from "../../components/format";
+import { SelectField } from "../../components/SelectField";
 import { toolsFor, useCatalog } from "../../tools/catalog";
+import { ToolChoice, useToolChoice } from "./ToolChoice";
 
 export function NewBatch({ credits, onCreated }: { credits: number; onCreated: (id: string) => void }) {
   const files = useFilesPage(undefined);
   const catalog = useCatalog();
+  const presets = usePresets();
   const [chosen, setChosen] = useState<string[]>([]);
-  const [slug, setSlug] = useState("");
-  const [values, setValues] = useState<Record<string, FieldValue>>({});
+  const [presetId, setPresetId] = useState("");
   const [problem, setProblem] = useState("");
   const create = useCreateBatch();
   const estimate = useEstimate(chosen.length);
 
   const uploaded = (files.data?.items ?? []).filter((f) => f.status === "UPLOADED");
   const picked = uploaded.filter((f) => chosen.includes(f.fileId)).map((f) => ({ name: f.filename, type: f.mime }));
-  const tools = toolsFor(
-    catalog.tools.filter((t) => t.onServer),
-    picked,
+  const choice = useToolChoice(
+    toolsFor(
+      catalog.tools.filter((t) => t.onServer),
+      picked,
+    ),
   );
-  const tool = tools.find((t) => t.slug === slug) ?? tools[0];
-  const fields = useMemo(() => (tool ? fieldsOf(tool.params) : []), [tool]);
+  const preset = presets.data?.find((p) => p.id === presetId);
   const cost = estimate.data?.credits;
   const affordable = cost !== undefined && cost <= credits && estimate.data!.withinLimit;
 
   const toggle = (id: string, on: boolean) => setChosen((list) => (on ? [...list, id] : list.filter((x) => x !== id)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!tool) return;
-    const read = readParams(fields, values);
-    if (!read.ok) return setProblem(read.message);
+    const body = preset ? { type: preset.type, params: preset.params, engine: preset.engine, name: preset.name } : fromTool();
+    if (!body) return;
     setProblem("");
-    create.mutate({ type: tool.slug, fileIds: chosen, params: read.params }, { onSuccess: (made) => (setChosen([]), onCreated(made.batchId)) });
+    create.mutate({ ...body, fileIds: chosen }, { onSuccess: (made) => (setChosen([]), onCreated(made.batchId)) });
+  };
+  const fromTool = () => {
+    if (!choice.tool) return null;
+    const read = choice.read();
+    if (!read.ok) return void setProblem(read.message);
+    return { type: choice.tool.slug, params: read.params };
   };
 
   return (
@@ -52,17 +62,8 @@ export function NewBatch({ credits, onCreated }: { credits: number; onCreated: (
           </div>
         ))}
       </fieldset>
-      <div className="field">
-        <label htmlFor="batch-tool">Batch tool</label>
-        <select id="batch-tool" value={tool?.slug ?? ""} disabled={tools.length === 0} onChange={(e) => (setSlug(e.target.value), setValues({}))}>
-          {tools.map((t) => (
-            <option key={t.slug} value={t.slug}>
-              {t.title}
-            </option>
-          ))}
-        </select>
-      </div>
-      {tool ? <ParamsForm key={tool.slug} fields={fields} values={values} onChange={(k, v) => setValues((old) => ({ ...old, [k]: v }))} /> : null}
+      <PresetPicker presets={presets.data ?? []} value={presetId} onChange={setPresetId} />
+      {preset ? <p className="hint">Runs {preset.type} with the preset's options.</p> : <ToolChoice id="batch-tool" label="Batch tool" choice={choice} />}
       <p aria-live="polite">
         {cost === undefined
           ? "Choose files to see the cost."
@@ -70,11 +71,18 @@ export function NewBatch({ credits, onCreated }: { credits: number; onCreated: (
         {estimate.data && !estimate.data.withinLimit ? ` Your plan takes at most ${estimate.data.maxFiles} files in a batch.` : ""}
       </p>
       <div className="actions">
-        <button type="submit" disabled={!tool || !affordable || create.isPending}>
+        <button type="submit" disabled={!(preset || choice.tool) || !affordable || create.isPending}>
           Create batch
         </button>
       </div>
-      <ErrorText message={problem} error={create.error ?? estimate.error} />
+      <ErrorText message={problem} error={create.error ?? estimate.error ?? presets.error} />
     </form>
   );
+}
+
+/** No preset (choose the tool here) or one of the saved presets. */
+function PresetPicker({ presets, value, onChange }: { presets: Preset[]; value: string; onChange: (id: string) => void }) {
+  if (presets.length === 0) return null;
+  const choices = [{ value: "", label: "None: choose the tool below" }, ...presets.map((p) => ({ value: p.id, label: p.name }))];
+  return <SelectField id="batch-preset" label="Preset" value={value} choices={choices} onChange={onChange} />;
 }

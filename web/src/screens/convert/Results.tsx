@@ -1,6 +1,7 @@
-/** The outputs of the last run as download links. */
+/** The outputs of the last run as download links, each with a preview when one fits. */
 import { formatBytes } from "../../components/format";
-import { canPreviewText, TextPreview } from "../../components/TextPreview";
+import { previewKind } from "../../components/previews/kind";
+import { InlinePreview } from "../../components/previews/Preview";
 import type { Result } from "./runs";
 
 export function Results({ results }: { results: Result[] }) {
@@ -17,10 +18,15 @@ export function Results({ results }: { results: Result[] }) {
             <span className="hint">
               ({formatBytes(r.size)}, {r.mime})
             </span>
-            {canPreviewText(r.mime, r.size) ? <TextPreview name={r.name} mime={r.mime} read={r.read} /> : null}
+            <ResultPreview result={r} />
           </li>
         ))}
       </ul>
     </section>
   );
+}
+
+function ResultPreview({ result: r }: { result: Result }) {
+  const kind = previewKind(r.name, r.mime, r.size);
+  return kind ? <InlinePreview kind={kind} name={r.name} mime={r.mime} read={r.read} /> : null;
 }
