@@ -22,6 +22,8 @@ let state: PwaState = { offline: "off", updateWaiting: false, canInstall: false 
 const listeners = new Set<() => void>();
 let workbox: Workbox | null = null;
 let installEvent: BeforeInstallPromptEvent | null = null;
+/** Set by the Reload button: the next controller change is the accepted update. */
+let reloadOnControl = false;
 
 function set(patch: Partial<PwaState>) {
   state = { ...state, ...patch };
@@ -41,11 +43,13 @@ export function startPwa(): void {
   set({ offline: navigator.serviceWorker.controller ? "ready" : "preparing" });
   workbox = new Workbox("/sw.js", { scope: "/" });
   workbox.addEventListener("waiting", () => set({ updateWaiting: true }));
-  workbox.addEventListener("controlling", (event) => {
-    // The person accepted the update: the new version now controls the page.
-    if (event.isUpdate) window.location.reload();
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    // The person accepted the update: the new version now controls the page. Not workbox's
+    // `controlling` event with `isUpdate`: that is false in the tab of the first visit (nothing
+    // controlled it when it registered), so an update found later in that tab never reloaded.
+    if (reloadOnControl) window.location.reload();
+    else set({ offline: "ready" });
   });
-  navigator.serviceWorker.addEventListener("controllerchange", () => set({ offline: "ready" }));
   workbox.register().catch(() => set({ offline: "failed" }));
   void dropLegacyCaches();
 }
@@ -58,6 +62,7 @@ async function dropLegacyCaches(): Promise<void> {
 
 /** Lets the waiting version take over; the page reloads once it controls. */
 export function applyUpdate(): void {
+  reloadOnControl = true;
   workbox?.messageSkipWaiting();
 }
 

@@ -1,0 +1,73 @@
+/**
+ * Cancel batch in the web app: a batch whose items are still queued when Cancel is pressed ends
+ * cancelled, every item shows cancelled, and (through the official client) the per-file credits
+ * of the items that never started come back (contract section 3). The server runs as ROLE=api,
+ * with no queue runner in the process: its items stay queued for as long as the test needs, so
+ * "still running when Cancel is pressed" holds without racing the tools.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { launchChromium } from "./support/browser";
+import { makePdf } from "./support/inputs";
+import { requireWebBuild } from "./support/web";
+
+const NAMES = ["one.pdf", "two.pdf", "three.pdf"];
+
+let srv: TestServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  requireWebBuild();
+  srv = await startTestServer({ ROLE: "api" });
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+describe("cancel a batch", () => {
+  test("queued items are cancelled, the batch shows cancelled, their per-file credits come back", async () => {
+    const client = await srv.user();
+    for (const name of NAMES) await client.files.upload(new Blob([(await makePdf(1, name)) as Uint8Array<ArrayBuffer>]), { filename: name, mime: "application/pdf" });
+    const settings = await client.batches.settings();
+    const before = (await client.account()).credits;
+
+    await page.goto(`${srv.url}/sign-in`);
+    await page.getByLabel("Email").fill(client.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Batches", exact: true }).click();
+
+    const form = page.getByRole("form", { name: "New batch" });
+    const picker = form.getByRole("group", { name: "Files for the batch" });
+    for (const name of NAMES) await picker.getByLabel(name, { exact: true }).check();
+    await form.getByLabel("Batch tool").selectOption("pdf.compress");
+    await form.getByText(/^3 files: this batch costs \d+ credits\. Your balance: \d+ credits\.$/).waitFor({ timeout: 30_000 });
+    await form.getByRole("button", { name: "Create batch" }).click();
+
+    await page.getByText(/^queued: 0 of 3 done\.$/).waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Cancel batch" }).click();
+    await page.getByText(/^cancelled: 0 of 3 done\.$/).waitFor({ timeout: 30_000 });
+    const view = page.getByRole("region", { name: /^Batch / });
+    await page.waitForFunction(() => [...document.querySelectorAll("[aria-labelledby=batch-title] td:nth-child(2)")].every((td) => td.textContent === "cancelled"), null, { timeout: 30_000 });
+    expect(await view.getByRole("cell", { name: "cancelled", exact: true }).count()).toBe(3);
+    expect(await page.getByRole("button", { name: "Cancel batch" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: /^Download ZIP of / }).count()).toBe(0);
+
+    // The same batch through the official client: cancelled, nothing ran, the per-file part refunded.
+    const { items } = await client.batches.list();
+    expect(items.length).toBe(1);
+    const detail = await client.batches.get(items[0]!.batchId);
+    const charged = settings.baseCredits + settings.perFileCredits * NAMES.length;
+    expect(detail.batch).toMatchObject({ status: "cancelled", total: 3, done: 0, failed: 0, cancelled: 3, credits: charged, refunded: settings.perFileCredits * NAMES.length });
+    expect(detail.files.map((f) => f.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    expect((await client.account()).credits).toBe(before - settings.baseCredits);
+  }, 180_000);
+});
