@@ -112,3 +112,29 @@ describe("a new version of the web app", () => {
     expect(await page.getByRole("button", { name: "Reload" }).count()).toBe(0);
   }, 180_000);
 });
+
+describe("installing the app", () => {
+  // Headless Chromium never offers an install itself: the test hands the page the event a
+  // browser fires when the app is installable, with a prompt() that records it was called.
+  test("the browser's install offer becomes an Install app button, which opens the browser's prompt once", async () => {
+    await page.goto(`http://127.0.0.1:${proxy.port}`);
+    await page.getByRole("heading", { name: "Convert" }).waitFor({ timeout: 30_000 });
+    const install = page.getByRole("button", { name: "Install app" });
+    expect(await install.count()).toBe(0);
+    await page.evaluate(() => {
+      const offer = new Event("beforeinstallprompt", { cancelable: true }) as Event & { prompt(): Promise<void>; userChoice: Promise<{ outcome: string }> };
+      const w = window as unknown as { prompted: number; offerPrevented: boolean };
+      w.prompted = 0;
+      offer.prompt = async () => void w.prompted++;
+      offer.userChoice = Promise.resolve({ outcome: "accepted" });
+      window.dispatchEvent(offer);
+      w.offerPrevented = offer.defaultPrevented;
+    });
+    await install.waitFor({ timeout: 30_000 });
+    // The app keeps the offer for its own button instead of the browser's mini bar.
+    expect(await page.evaluate(() => (window as unknown as { offerPrevented: boolean }).offerPrevented)).toBe(true);
+    await install.click();
+    await page.waitForFunction(() => (window as unknown as { prompted: number }).prompted === 1, null, { timeout: 30_000 });
+    await install.waitFor({ state: "detached", timeout: 30_000 });
+  }, 120_000);
+});
