@@ -126,6 +126,17 @@ export async function spawnServer(env: Record<string, string>, base: string): Pr
   throw new Error("server did not start");
 }
 
+/** Polls `fn` until `ok` holds for its value (returned), or throws naming `what` and the last value after `timeoutMs`. */
+export async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await Bun.sleep(50);
+  }
+}
+
 /** Run `fn`, expecting an ApiError with this code (and status); returns the error. */
 export async function expectApiError(fn: () => Promise<unknown>, code: string, status?: number) {
   try {

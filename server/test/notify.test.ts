@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { job } from "../src/db/schema";
-import { ADMIN_EMAIL, freePort, spawnedDatabase, PASSWORD, spawnServer, startTestServer, type TestServer } from "./harness";
+import { ADMIN_EMAIL, freePort, spawnedDatabase, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
 import { linear } from "./graphs";
 import { makePdf } from "./fixtures";
 
@@ -79,16 +79,6 @@ type Client = Awaited<ReturnType<TestServer["user"]>>;
 const PASS = linear(["in", "source.upload"], ["out", "sink.download"]);
 /** Waits for a decision: rejecting it fails the run, cancelling it cancels it. */
 const GATED = linear(["in", "source.upload"], ["gate", "logic.approval"], ["out", "sink.download"]);
-
-async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await Bun.sleep(50);
-  }
-}
 
 async function upload(c: VektorClient, name = "doc.pdf") {
   return (await c.files.upload(new Blob([pdf]), { filename: name, mime: "application/pdf" })).fileId;

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { job, workflowTrigger } from "../src/db/schema";
 import { enqueue } from "../src/jobs/queue";
-import { ADMIN_EMAIL, expectApiError, freePort, PASSWORD, spawnServer, startTestServer, type TestServer } from "./harness";
+import { ADMIN_EMAIL, expectApiError, freePort, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
 import { linear } from "./graphs";
 import { makePdf } from "./fixtures";
 
@@ -43,16 +43,6 @@ async function upload(c: Client, name = "doc.pdf") {
 
 const balance = async (c: Client) => (await c.account()).credits;
 const runsOf = async (c: Client, id: string) => (await c.workflows.runs(id, { limit: 200 })).items;
-
-async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await Bun.sleep(50);
-  }
-}
 
 /** No due job of these kinds left queued or running (so "nothing started" is a settled fact, not a race). */
 async function queueIdle(kinds: string[], s: TestServer = srv) {
