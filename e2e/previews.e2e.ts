@@ -74,7 +74,10 @@ const drawn = (png: PNG) => notBackground(png) > 0.005;
 async function previewResult(files: Parameters<typeof startTool>[1], slug: string, params: Record<string, unknown>, output: RegExp, timeoutMs = 120_000) {
   await nav("Convert").click();
   await startTool(page, files, slug, params);
-  expect(await page.getByRole("radio", { name: "This device" }).isChecked()).toBe(true);
+  // The engine is chosen once the thresholds and the tool's support are known: wait for it, then check it.
+  const device = page.getByRole("radio", { name: "This device" });
+  for (const deadline = Date.now() + 30_000; !(await device.isChecked()) && Date.now() < deadline; ) await Bun.sleep(50);
+  expect(await device.isChecked()).toBe(true);
   await waitForDone(page, timeoutMs);
   await results().locator("summary").filter({ hasText: output }).first().click();
 }
