@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { ADMIN_EMAIL, PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium } from "./support/browser";
+import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { requireWebBuild } from "./support/web";
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
   await admin.files.upload(new Blob([(await makePdf(1, "a11y")) as Uint8Array<ArrayBuffer>]), { filename: "a11y.pdf", mime: "application/pdf" });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  logPageErrors(page);
 }, 120_000);
 
 afterAll(async () => {

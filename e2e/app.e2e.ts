@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { Browser, Page } from "playwright-core";
 import { ADMIN_EMAIL, PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium } from "./support/browser";
+import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
-import { downloadResults, requireWebBuild, startTool, waitForDone } from "./support/web";
+import { downloadResults, engineChosen, requireWebBuild, startTool, waitForDone } from "./support/web";
 
 const SHOTS = join(import.meta.dir, "screenshots");
 const EMAIL = `walker-${crypto.randomUUID().slice(0, 8)}@example.test`;
@@ -56,7 +56,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 800 } });
   page = await context.newPage();
-  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  logPageErrors(page);
   page.on("console", (msg) => {
     if (msg.type() === "error") console.log(`[browser error] ${msg.text()}`);
   });
@@ -330,10 +330,3 @@ describe("the web app, screen by screen", () => {
     await row.getByRole("cell", { name: "+25", exact: true }).waitFor({ timeout: 15_000 });
   }, 60_000);
 });
-
-/** The engine is chosen once the thresholds and the tool's support are known: waits for `name` to be the choice. */
-async function engineChosen(p: Page, name: "This device" | "Server") {
-  const radio = p.getByRole("radio", { name });
-  for (const deadline = Date.now() + 30_000; !(await radio.isChecked()) && Date.now() < deadline; ) await Bun.sleep(50);
-  expect(await radio.isChecked()).toBe(true);
-}

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium } from "./support/browser";
+import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { requireWebBuild } from "./support/web";
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   srv = await startTestServer({ ROLE: "api" });
   browser = await launchChromium();
   page = await browser.newPage();
-  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  logPageErrors(page);
 }, 120_000);
 
 afterAll(async () => {

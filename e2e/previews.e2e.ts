@@ -14,9 +14,9 @@ import { dirname, join } from "node:path";
 import { PNG } from "pngjs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium } from "./support/browser";
+import { launchChromium, logPageErrors } from "./support/browser";
 import { fixtureFile, makeGeoJson, makePdf } from "./support/inputs";
-import { requireWebBuild, startTool, waitForDone } from "./support/web";
+import { engineChosen, requireWebBuild, startTool, waitForDone } from "./support/web";
 
 const SHOTS = join(import.meta.dir, "screenshots");
 const EMAIL = `viewer-${crypto.randomUUID().slice(0, 8)}@example.test`;
@@ -74,10 +74,7 @@ const drawn = (png: PNG) => notBackground(png) > 0.005;
 async function previewResult(files: Parameters<typeof startTool>[1], slug: string, params: Record<string, unknown>, output: RegExp, timeoutMs = 120_000) {
   await nav("Convert").click();
   await startTool(page, files, slug, params);
-  // The engine is chosen once the thresholds and the tool's support are known: wait for it, then check it.
-  const device = page.getByRole("radio", { name: "This device" });
-  for (const deadline = Date.now() + 30_000; !(await device.isChecked()) && Date.now() < deadline; ) await Bun.sleep(50);
-  expect(await device.isChecked()).toBe(true);
+  await engineChosen(page, "This device");
   await waitForDone(page, timeoutMs);
   await results().locator("summary").filter({ hasText: output }).first().click();
 }
@@ -96,7 +93,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   page = await context.newPage();
-  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  logPageErrors(page);
   page.on("console", (msg) => {
     // Failed requests once offline are expected (the last test); anything else is news.
     if (msg.type() === "error" && !msg.text().includes("ERR_INTERNET_DISCONNECTED")) console.log(`[browser error] ${msg.text()}`);

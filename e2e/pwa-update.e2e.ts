@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium } from "./support/browser";
+import { launchChromium, logPageErrors } from "./support/browser";
 import { requireWebBuild, WEB_DIST } from "./support/web";
 
 /** The new version's worker answers "version" on a message port, so the test can tell which one controls. */
@@ -76,7 +76,7 @@ beforeAll(async () => {
   proxy = startProxy(srv.url);
   browser = await launchChromium();
   page = await browser.newPage();
-  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  logPageErrors(page);
 }, 120_000);
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ import type { ToolFamily } from "@vektor/shared/tools/manifest";
 import { listManifests } from "@vektor/wasm-tools";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium } from "./support/browser";
+import { launchChromium, logPageErrors } from "./support/browser";
 import { fixtureFile, makeGeoJson, makePdf, makeWav, packageFile } from "./support/inputs";
 import { runOnServer } from "./support/server";
 import { downloadResults, requireWebBuild, startTool, waitForDone, type Download, type FileSpec } from "./support/web";
@@ -124,7 +124,7 @@ beforeAll(async () => {
     // A failed request once offline is what "the network is cut" expects; anything else is news.
     if ((msg.type() === "error" || msg.type() === "warning") && !msg.text().includes("ERR_INTERNET_DISCONNECTED")) console.log(`[browser ${msg.type()}] ${msg.text()}`);
   });
-  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  logPageErrors(page);
   await page.goto(srv.url);
   await page.getByText("Ready to work offline.").waitFor({ timeout: 60_000 });
   await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });

@@ -4,7 +4,7 @@
  * background connections a closed network refuses. Playwright gives each launch a fresh profile.
  */
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -23,4 +23,10 @@ export const CHROMIUM_ARGS = [
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (npm test does) or set CHROMIUM_PATH`);
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Prints the page's uncaught errors in the test output (they explain a failed wait); returns the page. */
+export function logPageErrors(page: Page): Page {
+  page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
+  return page;
 }

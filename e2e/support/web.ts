@@ -69,3 +69,15 @@ export async function downloadResults(page: Page): Promise<Download[]> {
   }
   return out;
 }
+
+/**
+ * The engine is chosen once the thresholds and the tool's support are known: waits up to 30 s for
+ * `name` to be the choice of the "Run on" group, then fails unless it is.
+ */
+export async function engineChosen(page: Page, name: "This device" | "Server"): Promise<void> {
+  const radio = page.getByRole("radio", { name });
+  for (const deadline = Date.now() + 30_000; !(await radio.isChecked()) && Date.now() < deadline; ) await Bun.sleep(50);
+  if (await radio.isChecked()) return;
+  const alert = (await page.getByRole("alert").first().textContent().catch(() => null)) ?? "";
+  throw new Error(`"${name}" was not chosen to run the tool within 30 s${alert ? `; the page says: ${alert}` : ""}`);
+}

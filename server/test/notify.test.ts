@@ -51,8 +51,9 @@ const hung: (() => void)[] = [];
 
 beforeAll(async () => {
   pdf = await makePdf(1);
-  // Fast retries and a short attempt limit, so a test sees many attempts and a timeout quickly.
-  srv = await startTestServer({ JOB_POLL_MS: "100", TOOL_WORKERS: "1", NOTIFY_RETRY_BASE_MS: "20", NOTIFY_TIMEOUT_MS: "700" });
+  // Fast retries, so a test sees many attempts quickly; the attempt limit is every test's, so it stays
+  // long enough that a slow loopback answer on a busy machine is never taken for a hanging receiver.
+  srv = await startTestServer({ JOB_POLL_MS: "100", TOOL_WORKERS: "1", NOTIFY_RETRY_BASE_MS: "20", NOTIFY_TIMEOUT_MS: "5000" });
   forbidden = receiver();
   recv = receiver((path, count) => {
     if (path === "/always500") return new Response("no", { status: 500 });
@@ -202,8 +203,8 @@ describe("outbound completion webhook", () => {
     const { detail, delivery } = await deliveryOf(c, runId, (d) => d.attempts.length >= 2);
     expect(detail.run.status).toBe("succeeded");
     expect(delivery.attempts[0]).toMatchObject({ outcome: "timeout", statusCode: null });
-    expect(delivery.attempts[0].error).toContain("0.7 s");
-    expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(600);
+    expect(delivery.attempts[0].error).toContain("5 s");
+    expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(4_900);
   });
 
   test("a redirect is followed with the same POST; the target is checked again", async () => {
@@ -366,8 +367,8 @@ describe("a retry after a restart", () => {
     try {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      // A 2 s base: the 3rd attempt is due 2-4 s after the 2nd, time enough to kill the server before it.
-      const env: Record<string, string> = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", TOOL_WORKERS: "1", JOB_POLL_MS: "100", JOB_LEASE_MS: "3000", NOTIFY_RETRY_BASE_MS: "2000", ADMIN_EMAILS: ADMIN_EMAIL };
+      // A 5 s base: the 3rd attempt is due 5-10 s after the 2nd, time enough to kill the server before it even on a busy machine.
+      const env: Record<string, string> = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", TOOL_WORKERS: "1", JOB_POLL_MS: "100", JOB_LEASE_MS: "3000", NOTIFY_RETRY_BASE_MS: "5000", ADMIN_EMAILS: ADMIN_EMAIL };
       dropDb = await spawnedDatabase(env);
       proc = await spawnServer(env, base);
       const admin = new VektorClient({ baseUrl: base });
