@@ -9,23 +9,37 @@ import { useQuery } from "@tanstack/react-query";
 import { ToolBridge, type RunOptions } from "../workers/bridge";
 
 const bridge = new ToolBridge();
-let running = 0;
+/** Set when the service worker took over while the worker was busy: let it go once it is idle. */
+let retire = false;
 
-navigator.serviceWorker?.addEventListener("controllerchange", () => {
-  if (running === 0 && bridge.alive) bridge.terminate();
-});
+function retireWhenIdle(): void {
+  retire = bridge.alive && bridge.busy;
+  // Any call counts, the manifests too: terminating the worker under them fails the catalog for good.
+  if (!retire && bridge.alive) bridge.terminate();
+}
+
+navigator.serviceWorker?.addEventListener("controllerchange", retireWhenIdle);
+
+async function afterCall<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } finally {
+    if (retire) queueMicrotask(retireWhenIdle);
+  }
+}
 
 /** Runs `slug` in the worker (see ToolBridge.run). */
-export async function runOnDevice(slug: string, inputs: ToolInput[], params: unknown, options: RunOptions): Promise<ToolOutput[]> {
-  running++;
-  try {
-    return await bridge.run(slug, inputs, params, options);
-  } finally {
-    running--;
-  }
+export function runOnDevice(slug: string, inputs: ToolInput[], params: unknown, options: RunOptions): Promise<ToolOutput[]> {
+  return afterCall(bridge.run(slug, inputs, params, options));
 }
 
 /** The tools the worker offers; an error when the worker cannot start here. */
 export function useDeviceTools() {
-  return useQuery<ToolManifest[]>({ queryKey: ["device-tools"], queryFn: () => bridge.manifests(), staleTime: Infinity, retry: false });
+  return useQuery<ToolManifest[]>({
+    queryKey: ["device-tools"],
+    queryFn: () => afterCall(bridge.manifests()),
+    staleTime: Infinity,
+    // A worker shut down under the call (CANCELLED) is no verdict on this browser: ask a fresh one.
+    retry: (failures, err) => failures < 2 && (err as { code?: string }).code === "CANCELLED",
+  });
 }

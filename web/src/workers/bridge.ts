@@ -69,6 +69,11 @@ export class ToolBridge {
     return this.slot !== null;
   }
 
+  /** Whether a call (a run, or the manifests) is queued or in flight. */
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
   /** The tools the worker offers. */
   manifests(): Promise<ToolManifest[]> {
     return this.queued(async () => {
