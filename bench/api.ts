@@ -13,7 +13,8 @@
  *   targets   (issue 14) signed-in list >= 0.5x bare on PostgreSQL, >= 0.3x on PGlite; health
  *             >= 0.8x; p99 < 50 ms
  *   env       BENCH_API_SECONDS (5), BENCH_API_CONNECTIONS (32), BENCH_API_PGLITE=0 /
- *             BENCH_API_POSTGRES=0 (skip one), BENCH_STRICT=1 (exit 1 on a MISS)
+ *             BENCH_API_POSTGRES=0 (skip one), BENCH_API_ONLY=<regex> (the requests whose name
+ *             matches), BENCH_STRICT=1 (exit 1 on a MISS)
  */
 import { VektorClient } from "@vektor/shared/client";
 import { spawnSync } from "node:child_process";
@@ -26,6 +27,7 @@ import { freePort, startServer, type BenchServer } from "./lib/server";
 import { CpuWatch, fixed, printTable } from "./lib/table";
 
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 5);
+const ONLY = process.env.BENCH_API_ONLY ? new RegExp(process.env.BENCH_API_ONLY) : null;
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 32);
 const AUTOCANNON = join(import.meta.dir, "node_modules", "autocannon", "autocannon.js");
 const BARE = join(import.meta.dir, "lib", "bare-server.mjs");
@@ -114,12 +116,34 @@ async function record(url: string, probes: Probe[]) {
   return out;
 }
 
-type Row = { db: "PGlite" | "PostgreSQL"; probe: Probe; ours: Load; bare: Load; cpuMs: number };
+type Row = { db: "PGlite" | "PostgreSQL"; probe: Probe; ours: Load; bare: Load; cpuMs: number; dbCpuMs: number };
 
-async function measure(db: Row["db"], env: Record<string, string>, cpuOf: (server: BenchServer) => number): Promise<Row[]> {
+/** CPU seconds so far of the server process and of the database server's processes (0 for PGlite, which runs inside the server). */
+type CpuOf = (server: BenchServer) => { server: number; database: number };
+
+/**
+ * PostgreSQL's plans of the file list (first page and a page after a cursor), after 20,000 rows
+ * of another account are added so the planner has a table worth an index.
+ */
+async function explainFileList(sql: BenchPostgres["sql"]): Promise<void> {
+  await sql`insert into "user" (id, name, email, email_verified, role, plan, credits) values ('bench-filler', 'filler', 'filler@example.test', false, 'user', 'free', 0)`;
+  await sql`insert into file (id, user_id, filename, mime, size, status, storage_key, created_at)
+    select 'fill' || g, 'bench-filler', 'f' || g, 'text/plain', 1, 'UPLOADED', 'k' || g, now() - g * interval '1 second' from generate_series(1, 20000) g`;
+  await sql`analyze file`;
+  const [owner] = await sql`select user_id from file where user_id <> 'bench-filler' limit 1`;
+  const [last] = await sql`select created_at, id from file where user_id = ${owner.user_id} order by created_at desc, id desc offset 19 limit 1`;
+  const plans = {
+    "first page": await sql`explain analyze select id, filename from file where user_id = ${owner.user_id} order by created_at desc, id desc limit 21`,
+    "after a cursor": await sql`explain analyze select id, filename from file where user_id = ${owner.user_id} and (created_at, id) < (${last.created_at}, ${last.id}) order by created_at desc, id desc limit 21`,
+  };
+  for (const [name, rows] of Object.entries(plans)) console.log(`[api] EXPLAIN of the file list, ${name}:\n${rows.map((r) => `    ${r["QUERY PLAN"]}`).join("\n")}`);
+}
+
+async function measure(db: Row["db"], env: Record<string, string>, cpuOf: CpuOf, pgSql?: BenchPostgres["sql"]): Promise<Row[]> {
   const server = await startServer(join(work, db), env);
   try {
-    const probes = await prepare(server);
+    const probes = (await prepare(server)).filter((p) => !ONLY || ONLY.test(p.name));
+    if (pgSql) await explainFileList(pgSql);
     const bare = await startBare(await record(server.url, probes));
     try {
       const rows: Row[] = [];
@@ -127,9 +151,12 @@ async function measure(db: Row["db"], env: Record<string, string>, cpuOf: (serve
         load(server.url, probe, 1); // warm-up: JIT, caches, connections
         const cpu0 = cpuOf(server);
         const ours = load(server.url, probe);
-        const cpuMs = ((cpuOf(server) - cpu0) * 1000) / ours.total;
+        const cpu1 = cpuOf(server);
+        const perRequest = (seconds: number) => (seconds * 1000) / ours.total;
+        const dbCpuMs = perRequest(cpu1.database - cpu0.database);
+        const cpuMs = perRequest(cpu1.server - cpu0.server) + dbCpuMs;
         const floor = load(bare.url, probe);
-        rows.push({ db, probe, ours, bare: floor, cpuMs });
+        rows.push({ db, probe, ours, bare: floor, cpuMs, dbCpuMs });
         console.log(`[api] ${db}: ${probe.name}: ${fixed(ours.rps)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms (bare ${fixed(floor.rps)} req/s)`);
       }
       return rows;
@@ -145,11 +172,11 @@ const watch = new CpuWatch();
 const rows: Row[] = [];
 let pg: BenchPostgres | null = null;
 try {
-  if (process.env.BENCH_API_PGLITE !== "0") rows.push(...(await measure("PGlite", { DATABASE_URL: "" }, (s) => cpuSeconds(s.pid))));
+  if (process.env.BENCH_API_PGLITE !== "0") rows.push(...(await measure("PGlite", { DATABASE_URL: "" }, (s) => ({ server: cpuSeconds(s.pid), database: 0 }))));
   if (process.env.BENCH_API_POSTGRES !== "0") {
     pg = await startPostgres();
     const postmaster = pg.pid;
-    rows.push(...(await measure("PostgreSQL", { DATABASE_URL: pg.url }, (s) => cpuSeconds(s.pid) + treeCpuSeconds(postmaster))));
+    rows.push(...(await measure("PostgreSQL", { DATABASE_URL: pg.url }, (s) => ({ server: cpuSeconds(s.pid), database: treeCpuSeconds(postmaster) }), pg.sql)));
   }
 } finally {
   await pg?.stop();
@@ -162,8 +189,8 @@ const verdict = (ok: boolean) => {
 };
 console.log(`\napi: ${SECONDS} s of requests at concurrency ${CONNECTIONS} (autocannon under Node), one server process (ROLE=all), beside a bare node:http server answering the same bytes\n`);
 printTable(
-  ["database", "request", "req/s", "p50 ms", "p99 ms (target < 50)", "server CPU ms / request", "bare req/s", "bare p50 ms", "ratio to bare", "target"],
-  rows.map(({ db, probe, ours, bare, cpuMs }) => {
+  ["database", "request", "req/s", "p50 ms", "p99 ms (target < 50)", "server CPU ms / request (of it PostgreSQL)", "bare req/s", "bare p50 ms", "ratio to bare", "target"],
+  rows.map(({ db, probe, ours, bare, cpuMs, dbCpuMs }) => {
     const ratio = ours.rps / bare.rps;
     const target = probe.target?.[db];
     const failed = ours.non2xx + ours.errors > 0 ? ` (${ours.non2xx} non-2xx, ${ours.errors} errors)` : "";
@@ -173,7 +200,7 @@ printTable(
       fixed(ours.rps),
       fixed(ours.p50, 1),
       `${fixed(ours.p99, 1)} ${verdict(ours.p99 < 50)}`,
-      fixed(cpuMs, 2),
+      db === "PostgreSQL" ? `${fixed(cpuMs, 2)} (${fixed(dbCpuMs, 2)})` : fixed(cpuMs, 2),
       fixed(bare.rps),
       fixed(bare.p50, 1),
       `${fixed(ratio, 2)}x${target ? ` ${verdict(ratio >= target)}` : ""}`,

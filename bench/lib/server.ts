@@ -112,11 +112,15 @@ export interface BenchServer {
  * database can hold back for seconds while the runner works through a queue.
  * BENCH_SERVER_ENTRY swaps server/src/main.ts for another entry (e.g. one that patches a class
  * before importing main.ts), to A/B a server change without touching the server.
+ * BENCH_SERVER_PROF=<dir> writes the server's CPU profile there when it stops (Bun's
+ * --cpu-prof, also as grep-able markdown).
  */
 export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}, opts: { port?: number; ready?: "health" | "banner" } = {}): Promise<BenchServer> {
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn([process.execPath, process.env.BENCH_SERVER_ENTRY ?? "server/src/main.ts"], {
+  const prof = process.env.BENCH_SERVER_PROF;
+  const profArgs = prof ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${prof}`] : [];
+  const proc = Bun.spawn([process.execPath, ...profArgs, process.env.BENCH_SERVER_ENTRY ?? "server/src/main.ts"], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: ADMIN_EMAIL, ...extraEnv },
     stdout: "pipe",

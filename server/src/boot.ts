@@ -9,7 +9,9 @@ import { CallerResolver } from "./auth/caller";
 import { createApp, type App } from "./app";
 import { openDatabase } from "./db/client";
 import { ensureDataDirs, type Env } from "./env";
-import { RateLimiter } from "./http/rate-limit";
+import { RateLimiter, SharedRateLimiter } from "./http/rate-limit";
+import { CredentialCache } from "./auth/credential-cache";
+import { Invalidations } from "./db/invalidations";
 import { randomBase62 } from "./lib/ids";
 import { UrlSigner } from "./lib/signer";
 import { createLogger } from "./log";
@@ -44,10 +46,15 @@ export async function buildServices(env: Env): Promise<Services> {
   ensureDataDirs(env);
   const log = createLogger(env.logLevel);
   const database = await openDatabase(env);
-  const config = new ConfigService(database.db);
+  const changes = new Invalidations(database);
+  await changes.start();
+  const config = new ConfigService(database.db, changes);
   const secret = authSecret(env);
-  const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails });
-  const tokens = new TokenService(database.db);
+  const credentials = new CredentialCache(env.authCacheMs);
+  changes.on("user", (userId) => credentials.dropUser(userId));
+  const accountChanged = (userId: string) => changes.publish("user", userId);
+  const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails, accountChanged });
+  const tokens = new TokenService(database.db, changes);
   const batches = new BatchService(database.db, config);
   const store = createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined });
   const engine = new Engine(store);
@@ -62,9 +69,10 @@ export async function buildServices(env: Env): Promise<Services> {
     config,
     auth,
     tokens,
-    callers: new CallerResolver(auth, tokens, database.db),
+    callers: new CallerResolver(auth, tokens, database.db, credentials),
     store,
-    limiter: new RateLimiter(),
+    limiter: database.kind === "postgres" ? new SharedRateLimiter(database.db, log, env.rateLimitSyncMs) : new RateLimiter(),
+    changes,
     signer: new UrlSigner(`${secret}:urls`),
     jobs: new JobService(database.db, config),
     batches,
@@ -127,6 +135,7 @@ export async function startWorkerProcess(env: Env): Promise<{ services: Services
     services,
     async stop() {
       await worker?.stop();
+      await services.changes.stop();
       await services.database.close();
     },
   };
@@ -136,6 +145,7 @@ export async function startServer(env: Env): Promise<Running> {
   const services = await buildServices(env);
   const app = createApp(services);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
+  services.limiter.start();
   const worker = await startWorker(services);
   services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");
   return {
@@ -146,7 +156,9 @@ export async function startServer(env: Env): Promise<Running> {
     async stop() {
       services.batchEvents.close();
       await app.stop(false);
+      await services.limiter.stop();
       await worker?.stop();
+      await services.changes.stop();
       await services.database.close();
     },
   };

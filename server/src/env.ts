@@ -51,6 +51,10 @@ export interface Env {
   notifyTimeoutMs: number;
   /** First back-off of a failed notification; doubled per attempt (with jitter), capped at 64x (at most 1 h). */
   notifyRetryBaseMs: number;
+  /** How long a resolved session cookie or token is trusted without the database (0: never). */
+  authCacheMs: number;
+  /** How often rate limit counts are summed across processes (PostgreSQL). */
+  rateLimitSyncMs: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -120,6 +124,9 @@ export function readEnv(src: Source = process.env): Env {
     toolWaitMs: intVar(src, "TOOL_WAIT_MS", 60_000),
     notifyTimeoutMs: intVar(src, "NOTIFY_TIMEOUT_MS", 10_000),
     notifyRetryBaseMs: intVar(src, "NOTIFY_RETRY_BASE_MS", 30_000),
+    // At most 2 s by the contract of revocation across processes; NOTIFY usually makes it instant.
+    authCacheMs: Math.min(intVar(src, "AUTH_CACHE_MS", 1000), 2000),
+    rateLimitSyncMs: intVar(src, "RATE_LIMIT_SYNC_MS", 200),
   };
 }
 

@@ -3,7 +3,8 @@ import type { Auth } from "./auth/better-auth";
 import type { CallerResolver } from "./auth/caller";
 import type { Database } from "./db/client";
 import type { Env } from "./env";
-import type { RateLimiter } from "./http/rate-limit";
+import type { Limiter } from "./http/rate-limit";
+import type { Invalidations } from "./db/invalidations";
 import type { Logger } from "./log";
 import type { ConfigService } from "./modules/config/service";
 import type { TokenService } from "./modules/tokens/service";
@@ -26,7 +27,9 @@ export interface Services {
   callers: CallerResolver;
   tokens: TokenService;
   store: ObjectStore;
-  limiter: RateLimiter;
+  limiter: Limiter;
+  /** Cache invalidation in this process and, over NOTIFY, in the others on the same PostgreSQL. */
+  changes: Invalidations;
   signer: UrlSigner;
   jobs: JobService;
   batches: BatchService;

@@ -15,9 +15,11 @@ export interface AuthDeps {
   baseUrl: string;
   secret: string;
   adminEmails: string[];
+  /** Called when an account's sessions or details changed (sign-out, revoked session, update, deletion). */
+  accountChanged?: (userId: string) => Promise<void>;
 }
 
-export function createAuth({ db, config, baseUrl, secret, adminEmails }: AuthDeps) {
+export function createAuth({ db, config, baseUrl, secret, adminEmails, accountChanged = async () => {} }: AuthDeps) {
   return betterAuth({
     baseURL: baseUrl,
     basePath: "/api/auth",
@@ -38,8 +40,15 @@ export function createAuth({ db, config, baseUrl, secret, adminEmails }: AuthDep
         credits: { type: "number", input: false, defaultValue: 0 },
       },
     },
+    // Cached callers (CredentialCache) of an account are dropped before the request that signed
+    // out, revoked a session or changed the account is answered.
     databaseHooks: {
+      session: {
+        delete: { after: async (s) => accountChanged(s.userId) },
+      },
       user: {
+        update: { after: async (u) => accountChanged(u.id) },
+        delete: { after: async (u) => accountChanged(u.id) },
         create: {
           before: async (u) => {
             const grant = await config.get("credits.signup_grant");

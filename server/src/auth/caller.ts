@@ -1,6 +1,7 @@
 /**
  * Who is calling. S endpoints take a session cookie or `Authorization: Bearer vk_...` with the
- * `api` scope; token management and admin endpoints take a session cookie only.
+ * `api` scope; token management and admin endpoints take a session cookie only. A credential
+ * seen in the last second is answered from the CredentialCache (see there for revocation).
  */
 import { fail } from "@vektor/shared/errors";
 import { eq } from "drizzle-orm";
@@ -8,6 +9,7 @@ import type { Db } from "../db/client";
 import { user } from "../db/schema";
 import type { TokenService } from "../modules/tokens/service";
 import type { Auth } from "./better-auth";
+import type { CredentialCache } from "./credential-cache";
 
 export type CallerKind = "api" | "session" | "admin";
 
@@ -21,6 +23,18 @@ export interface Caller {
   scopes: string[];
 }
 
+/** The session cookie's value (`svc.session_token`, `__Secure-` prefixed over HTTPS), or null. */
+export function sessionCookie(request: Request): string | null {
+  const cookie = request.headers.get("cookie");
+  return cookie?.match(/(?:^|;\s*)[\w.-]*session_token=([^;]+)/)?.[1] ?? null;
+}
+
+/** The bearer credential of `Authorization`, or null when the header names another scheme. */
+export function bearerToken(request: Request): string | null {
+  const authz = request.headers.get("authorization");
+  return authz && /^bearer\s/i.test(authz) ? authz.slice(7).trim() : null;
+}
+
 export class CallerResolver {
   /** One lookup per request, however many times a route asks. */
   private readonly seen = new WeakMap<Request, Promise<Caller>>();
@@ -29,6 +43,7 @@ export class CallerResolver {
     private readonly auth: Auth,
     private readonly tokens: TokenService,
     private readonly db: Db,
+    private readonly cache: CredentialCache,
   ) {}
 
   /**
@@ -66,18 +81,39 @@ export class CallerResolver {
   }
 
   private async resolve(request: Request, kind: CallerKind): Promise<Caller | null> {
-    const authz = request.headers.get("authorization");
-    if (authz?.toLowerCase().startsWith("bearer ")) return kind === "api" ? this.fromToken(request) : null;
-    const found = await this.auth.api.getSession({ headers: request.headers }).catch(() => null);
-    if (!found) return null;
-    return this.load(found.user.id, "session", ["api", "mcp:write"]);
+    if (bearerToken(request) !== null) return kind === "api" ? this.fromToken(request) : null;
+    const credential = sessionCookie(request);
+    if (!credential) return null;
+    return this.cached(`c:${credential}`, async () => {
+      const found = await this.auth.api.getSession({ headers: request.headers }).catch(() => null);
+      if (!found) return null;
+      const u = found.user as typeof found.user & { role?: string; plan?: string };
+      const caller = { id: u.id, email: u.email, name: u.name, role: u.role ?? "user", plan: u.plan === "pro" ? "pro" : "free", via: "session", scopes: ["api", "mcp:write"] } satisfies Caller;
+      return { caller, expiresAt: new Date(found.session.expiresAt).getTime() };
+    });
   }
 
   private async fromToken(request: Request): Promise<Caller | null> {
-    const authz = request.headers.get("authorization") ?? "";
-    const token = authz.replace(/^bearer\s+/i, "").trim();
-    const hit = await this.tokens.verify(token);
-    return hit ? this.load(hit.userId, "token", hit.scopes) : null;
+    const token = bearerToken(request) ?? "";
+    return this.cached(`t:${token}`, async () => {
+      const hit = await this.tokens.verify(token);
+      const caller = hit && (await this.load(hit.userId, "token", hit.scopes));
+      return caller ? { caller, expiresAt: hit.expiresAt?.getTime() ?? null } : null;
+    });
+  }
+
+  /**
+   * The cached caller of `key`, or `lookup`'s answer, kept unless an account changed while the
+   * lookup ran (the answer may predate a sign-out that has already been acknowledged).
+   */
+  private async cached(key: string, lookup: () => Promise<{ caller: Caller; expiresAt: number | null } | null>): Promise<Caller | null> {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const generation = this.cache.generation;
+    const found = await lookup();
+    if (!found) return null;
+    if (generation === this.cache.generation) this.cache.set(key, found.caller, found.expiresAt);
+    return found.caller;
   }
 
   private async load(userId: string, via: Caller["via"], scopes: string[]): Promise<Caller | null> {

@@ -83,7 +83,7 @@ export const creditLedger = pgTable(
     ref: text("ref"),
     createdAt: createdAt(),
   },
-  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt, t.id)],
 );
 
 export const apiToken = pgTable(
@@ -118,6 +118,20 @@ export const setting = pgTable(
     updatedBy: text("updated_by"),
   },
   (t) => [primaryKey({ columns: [t.group, t.key] })],
+);
+
+/**
+ * Requests per caller and minute summed across processes (SharedRateLimiter, PostgreSQL only):
+ * `key_hash` is a sha256 of the caller key, `window_start` the minute in epoch milliseconds.
+ */
+export const rateLimitCount = pgTable(
+  "rate_limit_count",
+  {
+    keyHash: text("key_hash").notNull(),
+    windowStart: bigint("window_start", { mode: "number" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyHash, t.windowStart] })],
 );
 
 export const auditLog = pgTable("audit_log", {
@@ -162,7 +176,7 @@ export const file = pgTable(
     createdAt: createdAt(),
     uploadedAt: ts("uploaded_at"),
   },
-  (t) => [index("file_user_created_idx").on(t.userId, t.createdAt), index("file_status_created_idx").on(t.status, t.createdAt)],
+  (t) => [index("file_user_created_idx").on(t.userId, t.createdAt, t.id), index("file_status_created_idx").on(t.status, t.createdAt)],
 );
 
 /**
@@ -244,7 +258,7 @@ export const batch = pgTable(
     zipStartedAt: ts("zip_started_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("batch_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [index("batch_user_created_idx").on(t.userId, t.createdAt, t.id)],
 );
 
 export const batchPreset = pgTable(
@@ -295,7 +309,7 @@ export const workflow = pgTable(
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("workflow_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [index("workflow_user_created_idx").on(t.userId, t.createdAt, t.id)],
 );
 
 export const workflowVersion = pgTable(
@@ -364,7 +378,7 @@ export const workflowRun = pgTable(
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt), index("workflow_run_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt, t.id), index("workflow_run_user_idx").on(t.userId, t.createdAt)],
 );
 
 export const workflowStep = pgTable(
@@ -507,5 +521,5 @@ export const delivery = pgTable(
   (t) => [index("delivery_run_idx").on(t.runId, t.createdAt)],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature, delivery };
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, rateLimitCount, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature, delivery };
 export type Schema = typeof schema;

@@ -56,19 +56,28 @@ export const jsonBody = new Elysia({ name: "json-body" }).parser("jsonCapped", a
   }
 });
 
+/** The path of an absolute request URL, without parsing all of it. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.indexOf("?", start);
+  return start < 0 ? "/" : url.slice(start, end < 0 ? undefined : end);
+}
+
 /**
  * Only API calls count against the rate limit: not the web app's static files, and not byte
  * transfers through signed URLs (each was authorised by a presign call, which counts; a bulk
  * upload from one address would otherwise trip the limit).
  */
 function isRateLimited(url: string): boolean {
-  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+  const path = pathOf(url);
   if (!path.startsWith("/api/")) return false;
   return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
 export function httpCore(s: Services) {
   const gc = new GcPacer();
+  // LOG_LEVEL above info skips the access line's work, not just its output.
+  const accessLog = s.log.isLevelEnabled("info");
   return new Elysia({ name: "http-core" })
     .onRequest(async ({ request, set, server }) => {
       const given = request.headers.get("x-request-id");
@@ -88,10 +97,8 @@ export function httpCore(s: Services) {
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
       gc.tick();
+      if (!accessLog) return;
       const meta = requestIds.get(request);
-      s.log.info(
-        { requestId: meta?.id, method: request.method, path: new URL(request.url).pathname, status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined },
-        "request",
-      );
+      s.log.info({ requestId: meta?.id, method: request.method, path: pathOf(request.url), status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined }, "request");
     });
 }

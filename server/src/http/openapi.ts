@@ -37,13 +37,13 @@ const DESCRIPTION = `Upload engineering files (CAD, GIS, point cloud, PCB, BIM, 
 
 **Envelopes.** Every JSON answer is \`{ ok: true, data }\` or \`{ ok: false, error: { code, message } }\`. Raw answers: this document, downloads, event streams and ZIP streams. Every answer carries \`X-Request-Id\`.
 
-**Authentication.** Session cookie \`svc.session_token\` from \`POST /api/auth/sign-in/email\`, or \`Authorization: Bearer vk_...\` (API token with scope \`api\`) on the user endpoints. Token management and admin endpoints take the cookie only. Signed URLs (uploads, downloads) need neither.
+**Authentication.** Session cookie \`svc.session_token\` from \`POST /api/auth/sign-in/email\`, or \`Authorization: Bearer vk_...\` (API token with scope \`api\`) on the user endpoints. Token management and admin endpoints take the cookie only. Signed URLs (uploads, downloads) need neither. A credential is checked against the database at most once a second per server process (\`AUTH_CACHE_MS\`); signing out, revoking a session or a token and changes to an account take effect at once on the process that made them and within 2 s (usually milliseconds) on every other process sharing the database. Admin configuration changes do the same.
 
 **Agents (MCP).** \`POST /api/mcp\` speaks the Model Context Protocol (streamable HTTP, stateless). Anonymous callers get the tools list_tools and ping; an API token adds list_batches and list_workflows; a token with scope \`mcp:write\` adds create_batch and run_workflow. Its refusals are JSON-RPC errors or \`isError\` results that carry the codes below (see the MCP tag).
 
 **Lists.** \`limit\` is an integer 1..200 (default 50); lists that can grow answer \`{ items, nextCursor }\`; pass \`cursor\` for the next page. \`keys\` filters are comma-separated key names.
 
-**Limits.** JSON bodies: 1 MiB. Rate limit: \`ratelimit.per_minute\` requests a minute per caller (cookie, token or address); over it: 429 \`RATE_LIMITED\` with \`Retry-After\`.
+**Limits.** JSON bodies: 1 MiB. Rate limit: \`ratelimit.per_minute\` requests a minute per caller (cookie, token or address), in fixed one-minute windows, counted across every server process sharing a PostgreSQL database (counts are shared every \`RATE_LIMIT_SYNC_MS\`, so processes together may admit a few more between two syncs); over it: 429 \`RATE_LIMITED\` with \`Retry-After\`.
 
 **Errors.**
 

@@ -3,7 +3,12 @@ import { Type, type Static } from "@sinclair/typebox";
 
 const Check = Type.Object({ ok: Type.Boolean(), ms: Type.Number(), error: Type.Optional(Type.String()) });
 
-export const Health = Type.Object({ status: Type.Literal("ok"), checks: Type.Object({ database: Check, storage: Check }) });
+export const Health = Type.Object({
+  status: Type.Literal("ok"),
+  checks: Type.Object({ database: Check, storage: Check }),
+  /** When the checks ran: passing checks are reused for up to a second, so a load balancer's probes cost no more than one check a second. */
+  checkedAt: Type.String({ format: "date-time" }),
+});
 export type Health = Static<typeof Health>;
 
 export const PublicStatus = Type.Object({

@@ -8,7 +8,7 @@ import { getTool, validateParams } from "@vektor/wasm-tools";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db } from "../../db/client";
-import { afterCursor, pageOf } from "../../http/cursor";
+import { pageOf, preparedPages } from "../../http/cursor";
 import { batch, batchPreset, file, job } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { credit, debit } from "../account/credits";
@@ -29,10 +29,21 @@ export interface CreateBatch {
 }
 
 export class BatchService {
+  private readonly pages;
+
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
-  ) {}
+  ) {
+    this.pages = preparedPages<typeof batch.$inferSelect>("batches_list", batch.createdAt, batch.id, (after) =>
+      db
+        .select()
+        .from(batch)
+        .where(and(eq(batch.userId, sql.placeholder("userId")), after))
+        .orderBy(desc(batch.createdAt), desc(batch.id))
+        .limit(sql.placeholder("limit")),
+    );
+  }
 
   async settings() {
     const c = await this.config.all();
@@ -177,12 +188,7 @@ export class BatchService {
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {
-    const rows = await this.db
-      .select()
-      .from(batch)
-      .where(and(eq(batch.userId, userId), afterCursor(cursor, batch.createdAt, batch.id)))
-      .orderBy(desc(batch.createdAt), desc(batch.id))
-      .limit(limit + 1);
+    const rows = await this.pages({ userId }, limit + 1, cursor);
     const { page, nextCursor } = pageOf(rows, limit);
     const counts = await this.counts(page.map((r) => r.id));
     return { items: page.map((r) => this.view(r, counts.get(r.id))), nextCursor };

@@ -1,31 +1,47 @@
 /**
- * Effective configuration: defaults overlaid with admin overrides from the `setting` table.
- * Read on every request from a short cache so a change applies at once in this process and
- * within CACHE_MS in every other process sharing the database.
+ * Effective configuration: defaults overlaid with admin overrides from the `setting` table,
+ * read from memory. A change applies at once in the process that made it and, through
+ * Invalidations (NOTIFY), as soon as it commits in every other process on the same PostgreSQL;
+ * the copy is also reread at least every CACHE_MS, so a lost notification costs at most that.
+ * Concurrent requests share one reread.
  */
 import { fail } from "@vektor/shared/errors";
 import { Value } from "@sinclair/typebox/value";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { Invalidations } from "../../db/invalidations";
 import { auditLog, setting } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "./keys";
 
-const CACHE_MS = 2000;
+const CACHE_MS = 1000;
 
 export class ConfigService {
   private cache: { at: number; values: ConfigValues } | null = null;
+  private loading: Promise<ConfigValues> | null = null;
+  /** Bumped by every invalidation: a read that began before one must not be kept. */
+  private generation = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly changes?: Invalidations,
+  ) {
+    changes?.on("config", () => this.invalidate());
+  }
 
   async all(): Promise<ConfigValues> {
     if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.values;
+    return (this.loading ??= this.load().finally(() => (this.loading = null)));
+  }
+
+  private async load(): Promise<ConfigValues> {
+    const generation = this.generation;
     const values = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, d]) => [k, structuredClone(d.default)])) as Record<string, unknown>;
     for (const row of await this.db.select().from(setting)) {
       if (configKey(row.key)) values[row.key] = row.value;
     }
-    this.cache = { at: Date.now(), values: values as ConfigValues };
-    return this.cache.values;
+    if (generation === this.generation) this.cache = { at: Date.now(), values: values as ConfigValues };
+    return values as ConfigValues;
   }
 
   async get<K extends ConfigKeyName>(key: K): Promise<ConfigValues[K]> {
@@ -75,13 +91,16 @@ export class ConfigService {
       const detail = Object.fromEntries(entries.map(([k, v]) => [k, configKey(k)!.secret ? { from: "***", to: "***" } : { from: before[k as ConfigKeyName], to: v }]));
       await tx.insert(auditLog).values({ id: newId("aud"), actorId, action: "config.update", target: group, detail });
     });
-    this.cache = null;
+    if (this.changes) await this.changes.publish("config");
+    else this.invalidate();
     return (await this.grouped())[group as ConfigGroup];
   }
 
-  /** Test and admin helper: forget the cache so the next read sees the database. */
+  /** Forget the copy so the next read sees the database. */
   invalidate(): void {
+    this.generation++;
     this.cache = null;
+    this.loading = null;
   }
 }
 

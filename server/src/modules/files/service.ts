@@ -8,7 +8,7 @@ import { fail, ServiceError } from "@vektor/shared/errors";
 import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vektor/shared/schemas/file";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
-import { afterCursor, pageOf } from "../../http/cursor";
+import { pageOf, preparedPages } from "../../http/cursor";
 import { batch, file } from "../../db/schema";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -18,7 +18,7 @@ import type { ConfigService } from "../config/service";
 import type { JobService } from "../jobs/service";
 import { StorageError, type ByteRange, type ObjectStore, type PartReceipt } from "../../storage/types";
 import { checkSignature, SAMPLE_BYTES } from "./signature";
-import { fileView, safeFilename, type FileRow } from "./view";
+import { FILE_VIEW_COLUMNS, fileView, safeFilename, type FileRow, type FileViewRow } from "./view";
 
 const MB = 1024 * 1024;
 /** Signed upload and download URLs live 15 minutes (contract section 5). */
@@ -36,7 +36,18 @@ export interface FileDeps {
 }
 
 export class FileService {
-  constructor(private readonly d: FileDeps) {}
+  private readonly pages;
+
+  constructor(private readonly d: FileDeps) {
+    this.pages = preparedPages<FileViewRow>("files_list", file.createdAt, file.id, (after) =>
+      d.database.db
+        .select(FILE_VIEW_COLUMNS)
+        .from(file)
+        .where(and(eq(file.userId, sql.placeholder("userId")), after))
+        .orderBy(desc(file.createdAt), desc(file.id))
+        .limit(sql.placeholder("limit")),
+    );
+  }
 
   private get db(): Db {
     return this.d.database.db;
@@ -221,12 +232,7 @@ export class FileService {
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {
-    const rows = await this.db
-      .select()
-      .from(file)
-      .where(and(eq(file.userId, userId), afterCursor(cursor, file.createdAt, file.id)))
-      .orderBy(desc(file.createdAt), desc(file.id))
-      .limit(limit + 1);
+    const rows = await this.pages({ userId }, limit + 1, cursor);
     const { page, nextCursor } = pageOf(rows, limit);
     const retention = await this.retention();
     return { items: page.map((r) => fileView(r, retention)), nextCursor };

@@ -17,23 +17,50 @@ async function timed(fn: () => Promise<void>) {
   }
 }
 
+/** Passing checks are reused this long; a failing one is rerun by the next request. */
+const HEALTH_REUSE_MS = 1000;
+
+type Checks = { database: Awaited<ReturnType<typeof timed>>; storage: Awaited<ReturnType<typeof timed>>; checkedAt: string };
+
+/**
+ * The database and storage checks, run once for all the requests that arrive while they run and
+ * reused for a second when they pass: under a probe flood each request would otherwise add a
+ * database round trip and a storage call.
+ */
+function healthChecks(s: Services) {
+  let last: { at: number; checks: Checks } | null = null;
+  let running: Promise<Checks> | null = null;
+  const run = async (): Promise<Checks> => {
+    const [database, storage] = await Promise.all([timed(() => pingDatabase(s.database.db)), timed(() => s.store.ping())]);
+    const checks = { database, storage, checkedAt: new Date().toISOString() };
+    last = database.ok && storage.ok ? { at: Date.now(), checks } : null;
+    return checks;
+  };
+  return (): Promise<Checks> => {
+    if (last && Date.now() - last.at < HEALTH_REUSE_MS) return Promise.resolve(last.checks);
+    return (running ??= run().finally(() => (running = null)));
+  };
+}
+
 export function systemModule(s: Services) {
   const { doc } = routeDocs(s.callers);
+  const checks = healthChecks(s);
   return new Elysia()
     .get(
       "/api/health",
       async () => {
-        const [database, storage] = await Promise.all([timed(() => pingDatabase(s.database.db)), timed(() => s.store.ping())]);
+        const { database, storage, checkedAt } = await checks();
         if (!database.ok || !storage.ok) {
           const err = new ServiceError("INTERNAL", `Unhealthy: ${!database.ok ? "database" : "storage"} check failed`);
           err.statusOverride = 503;
           throw err;
         }
-        return ok({ status: "ok", checks: { database, storage } });
+        return ok({ status: "ok", checks: { database, storage }, checkedAt });
       },
       doc({
         summary: "Health: database and storage round trips",
-        description: "200 when both checks pass; 503 with the error envelope (code INTERNAL) when one fails.",
+        description:
+          "200 when both checks pass; 503 with the error envelope (code INTERNAL) when one fails. Requests arriving while the checks run share them, and passing checks are reused for up to 1 s (checkedAt says when they ran); a failing check is rerun by the next request.",
         tags: ["System"],
         auth: "public",
         data: Health,

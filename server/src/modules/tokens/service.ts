@@ -5,6 +5,7 @@
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { Invalidations } from "../../db/invalidations";
 import { apiToken } from "../../db/schema";
 import { newId, randomBase62 } from "../../lib/ids";
 
@@ -30,7 +31,11 @@ function publicView(row: typeof apiToken.$inferSelect) {
 }
 
 export class TokenService {
-  constructor(private readonly db: Db) {}
+  /** `changes` hears of revocations, so cached callers of the token are dropped in every process. */
+  constructor(
+    private readonly db: Db,
+    private readonly changes?: Invalidations,
+  ) {}
 
   async create(userId: string, input: { name: string; scopes?: string[]; expiresInDays?: number }) {
     const scopes = [...new Set(input.scopes ?? ["api"])];
@@ -63,17 +68,18 @@ export class TokenService {
       .where(and(eq(apiToken.id, id), eq(apiToken.userId, userId), isNull(apiToken.revokedAt)))
       .returning({ id: apiToken.id });
     if (rows.length === 0) throw fail.notFound("Token");
+    await this.changes?.publish("user", userId);
     return { id, revoked: true };
   }
 
   /** The owner and scopes of a live token, or null. Marks it used (at most once a minute). */
-  async verify(token: string): Promise<{ userId: string; scopes: string[]; tokenId: string } | null> {
+  async verify(token: string): Promise<{ userId: string; scopes: string[]; tokenId: string; expiresAt: Date | null } | null> {
     if (!/^vk_[0-9A-Za-z]{32,}$/.test(token)) return null;
     const [row] = await this.db.select().from(apiToken).where(eq(apiToken.tokenHash, hashToken(token)));
     if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
     if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
       await this.db.update(apiToken).set({ lastUsedAt: new Date() }).where(eq(apiToken.id, row.id));
     }
-    return { userId: row.userId, scopes: row.scopes, tokenId: row.id };
+    return { userId: row.userId, scopes: row.scopes, tokenId: row.id, expiresAt: row.expiresAt };
   }
 }

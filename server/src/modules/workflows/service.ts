@@ -9,7 +9,8 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db, Tx } from "../../db/client";
 import { file, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion, type RunPlan } from "../../db/schema";
-import { afterCursor, pageOf } from "../../http/cursor";
+import { pageOf } from "../../http/cursor";
+import { workflowReads } from "./queries";
 import { newId } from "../../lib/ids";
 import { debit } from "../account/credits";
 import { requireUploaded } from "../files/require";
@@ -22,7 +23,6 @@ import { BUILTIN_TEMPLATES } from "../../workflows/templates";
 import { validateGraph } from "../../workflows/validate";
 import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
 import { approvalView, deliveryView, runView, stepView, templateView, workflowView } from "./view";
-import { runDeliveries } from "../../workflows/notify/deliveries";
 
 type WorkflowRow = typeof workflow.$inferSelect;
 export type Trigger = "manual" | "webhook" | "schedule" | "watch" | "replay" | "mcp";
@@ -46,11 +46,15 @@ export class WorkflowService {
   /** Called after a run stopped jobs, so this process stops its own at once. */
   onCancelled: (jobIds: string[]) => void = () => {};
 
+  private readonly q;
+
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    this.q = workflowReads(db);
+  }
 
   // ---- definitions ----
 
@@ -96,10 +100,7 @@ export class WorkflowService {
   }
 
   async owned(userId: string, id: string): Promise<WorkflowRow> {
-    const [row] = await this.db
-      .select()
-      .from(workflow)
-      .where(and(eq(workflow.id, id), eq(workflow.userId, userId)));
+    const [row] = await this.q.ownedWorkflow.execute({ id, userId });
     if (!row) throw fail.notFound("Workflow");
     return row;
   }
@@ -109,12 +110,7 @@ export class WorkflowService {
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {
-    const rows = await this.db
-      .select()
-      .from(workflow)
-      .where(and(eq(workflow.userId, userId), afterCursor(cursor, workflow.createdAt, workflow.id)))
-      .orderBy(desc(workflow.createdAt), desc(workflow.id))
-      .limit(limit + 1);
+    const rows = await this.q.workflowPages({ userId }, limit + 1, cursor);
     const { page, nextCursor } = pageOf(rows, limit);
     return { items: page.map(workflowView), nextCursor };
   }
@@ -231,32 +227,22 @@ export class WorkflowService {
   }
 
   async ownedRun(userId: string, runId: string): Promise<RunRow> {
-    const [row] = await this.db
-      .select()
-      .from(workflowRun)
-      .where(and(eq(workflowRun.id, runId), eq(workflowRun.userId, userId)));
+    const [row] = await this.q.ownedRun.execute({ id: runId, userId });
     if (!row) throw fail.notFound("Run");
     return row;
   }
 
   async runDetail(userId: string, runId: string) {
     const run = await this.ownedRun(userId, runId);
-    const steps = await this.db.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
+    const [steps, approvals, deliveries] = await Promise.all([this.q.runSteps.execute({ runId: run.id }), this.q.runApprovals.execute({ runId: run.id }), this.q.runDeliveries.execute({ runId: run.id })]);
     const order = new Map(run.plan.nodes.map((n, i) => [n.id, i]));
     steps.sort((a, b) => order.get(a.nodeId)! - order.get(b.nodeId)!);
-    const approvals = await this.db.select().from(workflowApproval).where(eq(workflowApproval.runId, run.id)).orderBy(asc(workflowApproval.requestedAt));
-    const deliveries = await runDeliveries(this.db, run.id);
     return { run: runView(run), steps: steps.map(stepView), approvals: approvals.map(approvalView), deliveries: deliveries.map(deliveryView) };
   }
 
   async runs(userId: string, id: string, limit: number, cursor: string | undefined) {
     const wf = await this.owned(userId, id);
-    const rows = await this.db
-      .select()
-      .from(workflowRun)
-      .where(and(eq(workflowRun.workflowId, wf.id), afterCursor(cursor, workflowRun.createdAt, workflowRun.id)))
-      .orderBy(desc(workflowRun.createdAt), desc(workflowRun.id))
-      .limit(limit + 1);
+    const rows = await this.q.runPages({ workflowId: wf.id }, limit + 1, cursor);
     const { page, nextCursor } = pageOf(rows, limit);
     return { items: page.map(runView), nextCursor };
   }

@@ -6,7 +6,7 @@
  * what every attempt sends and collects what each attempt gave; the run itself is never touched.
  */
 import type { DeliveryAttempt, NotifyBody } from "@vektor/shared/schemas/notify";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import { delivery, setting, user, workflow } from "../../db/schema";
 import { newId } from "../../lib/ids";
@@ -88,7 +88,3 @@ export async function recordAttempt(db: Db | Tx, id: string, attempt: DeliveryAt
   await db.update(delivery).set({ attempts, status, finishedAt }).where(and(eq(delivery.id, id), eq(delivery.status, "pending")));
 }
 
-/** A run's deliveries, oldest first (the run detail's `deliveries`). */
-export function runDeliveries(db: Db, runId: string): Promise<DeliveryRow[]> {
-  return db.select().from(delivery).where(eq(delivery.runId, runId)).orderBy(asc(delivery.createdAt), asc(delivery.id));
-}

@@ -10,7 +10,7 @@
  */
 import type { DispatchResult } from "@vektor/shared/schemas/trigger";
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client";
+import { resultRows, type Db, type Tx } from "../../db/client";
 import { webhookSignature, workflow, workflowTrigger, workflowTriggerFire } from "../../db/schema";
 import type { ControlHandler } from "../../jobs/handlers";
 import { enqueue } from "../../jobs/queue";
@@ -23,8 +23,7 @@ const DISPATCH_LEAD_MS = 60_000;
 
 /** The database's clock: every process agrees on it. */
 export async function dbNow(db: Db): Promise<Date> {
-  const result = (await db.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`)) as unknown;
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { ms: number | string }[];
+  const rows = resultRows<{ ms: number | string }>(await db.execute(sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`));
   return new Date(Math.round(Number(rows[0].ms)));
 }
 

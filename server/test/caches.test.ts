@@ -1,0 +1,163 @@
+/**
+ * The signed-in fast path keeps callers and configuration in memory (issue 14). What must still
+ * hold: a signed-out session, a revoked token and a changed setting apply at once in the process
+ * that made the change and within 2 s in every other process on the same PostgreSQL, and the
+ * rate limit counts a caller's requests across processes. The single-process half runs on both
+ * databases; the two-process half (a second `main.ts` on the same database) on PostgreSQL.
+ */
+import { VektorClient } from "@vektor/shared/client";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { freePort, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
+
+/** What `path` answers `headers` with: the status only. */
+async function status(base: string, headers: Record<string, string>, path = "/api/files?limit=1"): Promise<number> {
+  const res = await fetch(base + path, { headers });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+const cookieOf = (c: VektorClient) => ({ cookie: c.t.cookie! });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe("in the process that made the change, at once", () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(() => srv?.close());
+
+  test("a signed-out session stops working on its next request", async () => {
+    const u = await srv.user();
+    const headers = cookieOf(u);
+    // Twice: the second answer comes from the cache, which the sign-out must empty.
+    expect(await status(srv.url, headers)).toBe(200);
+    expect(await status(srv.url, headers)).toBe(200);
+    await u.auth.signOut();
+    expect(await status(srv.url, headers)).toBe(401);
+  });
+
+  test("a revoked token stops working on its next request, on the API and on MCP", async () => {
+    const u = await srv.user();
+    const { id, token } = await u.tokens.create({ name: "revoked", scopes: ["api", "mcp:write"] });
+    expect(await status(srv.url, bearer(token))).toBe(200);
+    expect(await status(srv.url, bearer(token))).toBe(200);
+    const mcpList = { method: "POST", headers: { ...bearer(token), "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) };
+    expect((await fetch(`${srv.url}/api/mcp`, mcpList)).status).toBe(200);
+    await u.tokens.revoke(id);
+    expect(await status(srv.url, bearer(token))).toBe(401);
+    const mcp = await fetch(`${srv.url}/api/mcp`, mcpList);
+    expect(mcp.status).toBe(401);
+    expect((await mcp.json()).error.data.code).toBe("UNAUTHORIZED");
+  });
+
+  test("another session of the same account keeps working after one signs out", async () => {
+    const u = await srv.user();
+    const other = new VektorClient({ baseUrl: srv.url });
+    await other.auth.signIn({ email: u.email, password: PASSWORD });
+    expect(await status(srv.url, cookieOf(other))).toBe(200);
+    await u.auth.signOut();
+    expect(await status(srv.url, cookieOf(other))).toBe(200);
+  });
+
+  test("a changed setting is read back at once", async () => {
+    const admin = await srv.admin();
+    expect((await srv.anon().config.thresholds(["processing.browser_max_mb"]))["processing.browser_max_mb"]).toBe(512);
+    await admin.admin.setConfig("platform_configs", { "processing.browser_max_mb": 77 });
+    expect((await srv.anon().config.thresholds(["processing.browser_max_mb"]))["processing.browser_max_mb"]).toBe(77);
+  });
+});
+
+/** Seconds left in the current minute (the rate limit's window). */
+const secondsLeftInMinute = () => 60 - (Date.now() % 60_000) / 1000;
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("across two processes on one PostgreSQL", () => {
+  const secret = "caches-test-secret-caches-test-secret-0123456789";
+  let a: TestServer;
+  let b: ReturnType<typeof Bun.spawn>;
+  let bUrl: string;
+  let bDir: string;
+
+  beforeAll(async () => {
+    a = await startTestServer({ BETTER_AUTH_SECRET: secret, RATE_LIMIT_SYNC_MS: "100" });
+    bDir = mkdtempSync(join(tmpdir(), "vektor-caches-"));
+    bUrl = `http://127.0.0.1:${await freePort()}`;
+    const port = new URL(bUrl).port;
+    const env = { DATABASE_URL: a.services.env.databaseUrl!, BETTER_AUTH_SECRET: secret, ROLE: "api", HOST: "127.0.0.1", PORT: port, PUBLIC_URL: bUrl, DATA_DIR: bDir, LOG_LEVEL: "warn", RATE_LIMIT_SYNC_MS: "100" };
+    b = await spawnServer(env, bUrl);
+  }, 150_000);
+
+  afterAll(async () => {
+    b?.kill("SIGKILL");
+    await b?.exited;
+    await a?.close();
+    if (bDir) rmSync(bDir, { recursive: true, force: true });
+  });
+
+  test("a session signed out in one process stops in the other within 2 s", async () => {
+    const u = await a.user();
+    const headers = cookieOf(u);
+    expect(await status(bUrl, headers)).toBe(200);
+    expect(await status(bUrl, headers)).toBe(200);
+    await u.auth.signOut();
+    expect(await status(a.url, headers)).toBe(401);
+    await waitFor("process B to refuse the signed-out session", () => status(bUrl, headers), (s) => s === 401, 2000);
+  });
+
+  test("a token revoked in the other process stops here within 2 s", async () => {
+    const u = await a.user();
+    const { id, token } = await u.tokens.create({ name: "cross" });
+    expect(await status(a.url, bearer(token))).toBe(200);
+    expect(await status(a.url, bearer(token))).toBe(200);
+    const viaB = new VektorClient({ baseUrl: bUrl, cookie: u.t.cookie! });
+    await viaB.tokens.revoke(id);
+    expect(await status(bUrl, bearer(token))).toBe(401);
+    await waitFor("process A to refuse the revoked token", () => status(a.url, bearer(token)), (s) => s === 401, 2000);
+  });
+
+  test("a setting changed in one process applies in the other within 2 s", async () => {
+    const admin = await a.admin();
+    const read = async () => (await new VektorClient({ baseUrl: bUrl }).config.thresholds(["processing.browser_max_mb"]))["processing.browser_max_mb"];
+    await read(); // process B has its copy
+    await admin.admin.setConfig("platform_configs", { "processing.browser_max_mb": 123 });
+    await waitFor("process B to read the new setting", read, (v) => v === 123, 2000);
+  });
+
+  test("the rate limit counts one caller's requests in both processes", async () => {
+    const admin = await a.admin();
+    const u = await a.user();
+    const headers = cookieOf(u);
+    await admin.admin.setConfig("platform_configs", { "ratelimit.per_minute": 30 });
+    // Read as the admin: anonymous reads would share the loopback address's count with every other test.
+    const adminOnB = new VektorClient({ baseUrl: bUrl, cookie: admin.t.cookie! });
+    await waitFor("process B to read the limit", async () => (await adminOnB.config.thresholds(["ratelimit.per_minute"]))["ratelimit.per_minute"], (v) => v === 30);
+    // Counts start again each minute: keep the whole exchange inside one.
+    if (secondsLeftInMinute() < 20) await Bun.sleep(secondsLeftInMinute() * 1000 + 200);
+
+    for (let i = 0; i < 20; i++) expect(await status(a.url, headers)).toBe(200);
+    // Process A has shared its 20 (read straight from the database, so nothing here is timed).
+    const sql = postgres(a.services.env.databaseUrl!, { max: 1, onnotice: () => {} });
+    try {
+      await waitFor("process A to share its counts", async () => Number((await sql`select coalesce(sum(count), 0) as n from rate_limit_count`)[0].n), (n) => n >= 20);
+    } finally {
+      await sql.end();
+    }
+    // Alone, process B would admit 30 more; together they admit 10 more, plus what B admits before its first sync.
+    let admitted = 0;
+    let refused: Response | null = null;
+    for (let i = 0; i < 30 && !refused; i++) {
+      const res = await fetch(`${bUrl}/api/files?limit=1`, { headers });
+      await res.arrayBuffer();
+      if (res.status === 429) refused = res;
+      else admitted++;
+      await Bun.sleep(50);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(admitted).toBeLessThan(20);
+    await admin.admin.setConfig("platform_configs", { "ratelimit.per_minute": 600 });
+  }, 120_000);
+});
