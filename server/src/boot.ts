@@ -12,6 +12,7 @@ import { ensureDataDirs, type Env } from "./env";
 import { RateLimiter, SharedRateLimiter } from "./http/rate-limit";
 import { CredentialCache } from "./auth/credential-cache";
 import { Invalidations } from "./db/invalidations";
+import { ReadCache } from "./db/read-cache";
 import { randomBase62 } from "./lib/ids";
 import { UrlSigner } from "./lib/signer";
 import { createLogger } from "./log";
@@ -48,6 +49,11 @@ export async function buildServices(env: Env): Promise<Services> {
   const database = await openDatabase(env);
   const changes = new Invalidations(database);
   await changes.start();
+  const reads = new ReadCache(env.readCacheMs);
+  database.onWrite((tables) => tables.forEach((t) => reads.changed(t)));
+  // Other processes' writes (PostgreSQL only: an embedded database has one process).
+  const unlistenTables = database.kind === "postgres" ? await database.listen("vektor_tables", (t) => reads.changed(t)) : null;
+  changes.onStop(async () => void (await unlistenTables?.()));
   const config = new ConfigService(database.db, changes);
   const secret = authSecret(env);
   const credentials = new CredentialCache(env.authCacheMs);
@@ -60,7 +66,7 @@ export async function buildServices(env: Env): Promise<Services> {
   const engine = new Engine(store);
   // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
   engine.terminalHooks.push(queueNotifications(env.publicUrl));
-  const workflows = new WorkflowService(database.db, config, engine);
+  const workflows = new WorkflowService(database.db, config, engine, reads);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const base = {
     env,
@@ -73,6 +79,7 @@ export async function buildServices(env: Env): Promise<Services> {
     store,
     limiter: database.kind === "postgres" ? new SharedRateLimiter(database.db, log, env.rateLimitSyncMs) : new RateLimiter(),
     changes,
+    reads,
     signer: new UrlSigner(`${secret}:urls`),
     jobs: new JobService(database.db, config),
     batches,

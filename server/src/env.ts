@@ -55,6 +55,8 @@ export interface Env {
   authCacheMs: number;
   /** How often rate limit counts are summed across processes (PostgreSQL). */
   rateLimitSyncMs: number;
+  /** How long a cached list or run detail is kept at most (0: never cached). */
+  readCacheMs: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -127,6 +129,7 @@ export function readEnv(src: Source = process.env): Env {
     // At most 2 s by the contract of revocation across processes; NOTIFY usually makes it instant.
     authCacheMs: Math.min(intVar(src, "AUTH_CACHE_MS", 1000), 2000),
     rateLimitSyncMs: intVar(src, "RATE_LIMIT_SYNC_MS", 200),
+    readCacheMs: intVar(src, "READ_CACHE_MS", 1000),
   };
 }
 

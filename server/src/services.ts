@@ -5,6 +5,7 @@ import type { Database } from "./db/client";
 import type { Env } from "./env";
 import type { Limiter } from "./http/rate-limit";
 import type { Invalidations } from "./db/invalidations";
+import type { ReadCache } from "./db/read-cache";
 import type { Logger } from "./log";
 import type { ConfigService } from "./modules/config/service";
 import type { TokenService } from "./modules/tokens/service";
@@ -30,6 +31,8 @@ export interface Services {
   limiter: Limiter;
   /** Cache invalidation in this process and, over NOTIFY, in the others on the same PostgreSQL. */
   changes: Invalidations;
+  /** Hot reads (file lists, run details), dropped when their tables change (see read-cache.ts). */
+  reads: ReadCache;
   signer: UrlSigner;
   jobs: JobService;
   batches: BatchService;

@@ -63,6 +63,17 @@ describe("in the process that made the change, at once", () => {
     expect(await status(srv.url, cookieOf(other))).toBe(200);
   });
 
+  test("a cached file list shows an upload and a deletion on the very next request", async () => {
+    const u = await srv.user();
+    const names = async () => (await u.files.list({ limit: 20 })).items.map((f) => f.filename);
+    expect(await names()).toEqual([]);
+    expect(await names()).toEqual([]); // now kept
+    const { fileId } = await u.files.upload(new Blob(["one\n"]), { filename: "one.txt", mime: "text/plain" });
+    expect(await names()).toEqual(["one.txt"]);
+    await u.files.delete(fileId);
+    expect(await names()).toEqual([]);
+  });
+
   test("a changed setting is read back at once", async () => {
     const admin = await srv.admin();
     expect((await srv.anon().config.thresholds(["processing.browser_max_mb"]))["processing.browser_max_mb"]).toBe(512);
@@ -86,7 +97,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("across two processes on one Pos
     bDir = mkdtempSync(join(tmpdir(), "vektor-caches-"));
     bUrl = `http://127.0.0.1:${await freePort()}`;
     const port = new URL(bUrl).port;
-    const env = { DATABASE_URL: a.services.env.databaseUrl!, BETTER_AUTH_SECRET: secret, ROLE: "api", HOST: "127.0.0.1", PORT: port, PUBLIC_URL: bUrl, DATA_DIR: bDir, LOG_LEVEL: "warn", RATE_LIMIT_SYNC_MS: "100" };
+    const env = { DATABASE_URL: a.services.env.databaseUrl!, BETTER_AUTH_SECRET: secret, ROLE: "api", HOST: "127.0.0.1", PORT: port, PUBLIC_URL: bUrl, DATA_DIR: bDir, LOG_LEVEL: "warn", RATE_LIMIT_SYNC_MS: "100", READ_CACHE_MS: "60000" };
     b = await spawnServer(env, bUrl);
   }, 150_000);
 
@@ -116,6 +127,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("across two processes on one Pos
     await viaB.tokens.revoke(id);
     expect(await status(bUrl, bearer(token))).toBe(401);
     await waitFor("process A to refuse the revoked token", () => status(a.url, bearer(token)), (s) => s === 401, 2000);
+  });
+
+  // Process B keeps lists for a minute here: only the table's NOTIFY can make it see the upload.
+  test("a file list kept by one process shows an upload made through the other within 2 s", async () => {
+    const u = await a.user();
+    const onB = new VektorClient({ baseUrl: bUrl, cookie: u.t.cookie! });
+    const names = async () => (await onB.files.list({ limit: 20 })).items.map((f) => f.filename);
+    expect(await names()).toEqual([]);
+    expect(await names()).toEqual([]);
+    await u.files.upload(new Blob(["two\n"]), { filename: "two.txt", mime: "text/plain" });
+    await waitFor("process B to list the upload", names, (n) => n.includes("two.txt"), 2000);
   });
 
   test("a setting changed in one process applies in the other within 2 s", async () => {

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { pgliteOptions } from "./pglite-options";
+import { writtenTables } from "./read-cache";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -26,7 +27,20 @@ export interface Database {
   /** Calls `fn` on each NOTIFY on `channel` (from any process sharing the database); resolves to the unsubscribe. */
   /** Calls `fn` with each notification's payload on `channel`; returns what stops listening. */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `fn` with the cached tables (see read-cache.ts) a statement of this process wrote,
+   * once the statement finished, or once its transaction committed.
+   */
+  onWrite(fn: WriteSink): void;
   close(): Promise<void>;
+}
+
+type WriteSink = (tables: string[]) => void;
+
+/** The listeners of a Database's writes, wired before anyone listens. */
+function writeSinks() {
+  const sinks: WriteSink[] = [];
+  return { add: (fn: WriteSink) => sinks.push(fn), emit: (tables: string[]) => sinks.forEach((fn) => fn(tables)) };
 }
 
 /** The rows of `db.execute`: postgres.js answers an array, PGlite `{ rows }`. */
@@ -51,12 +65,14 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
   await initPgliteInChild(dir, sharedBuffers);
   const client = new PGlite(dir, { ...pgliteOptions(sharedBuffers), parsers: DRIZZLE_PARSERS });
   await client.waitReady;
-  const db = drizzlePglite(withoutQueryParsers(client), { schema }) as unknown as Db;
+  const writes = writeSinks();
+  const db = drizzlePglite(wrapPglite(client, writes.emit), { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {
     db,
     kind: "pglite",
     listen: (channel, fn) => client.listen(channel, fn),
+    onWrite: writes.add,
     close: () => client.close(),
   };
 }
@@ -76,13 +92,41 @@ function stripParsers(options: QueryOptions | undefined): QueryOptions | undefin
   return rest;
 }
 
-/** `target` with its query method passing no per-query parsers (also inside transactions). */
-function withoutQueryParsers<T extends PGliteInterface | Transaction>(target: T): T {
+/** Reports `tables` now, or at the commit of the transaction collecting into `inTx`. */
+function report(tables: string[], sink: WriteSink, inTx: Set<string> | undefined): void {
+  if (tables.length === 0) return;
+  if (inTx) for (const t of tables) inTx.add(t);
+  else sink(tables);
+}
+
+/**
+ * `target` for drizzle: queries pass no per-query parsers, and writes to cached tables are
+ * reported to `sink` once done (a transaction's at its commit).
+ */
+function wrapPglite<T extends PGliteInterface | Transaction>(target: T, sink: WriteSink, inTx?: Set<string>): T {
   return new Proxy(target, {
     get(t, prop) {
-      if (prop === "query") return (text: string, params?: unknown[], options?: QueryOptions) => t.query(text, params, stripParsers(options));
+      if (prop === "query") {
+        return async (text: string, params?: unknown[], options?: QueryOptions) => {
+          const result = await t.query(text, params, stripParsers(options));
+          report(writtenTables(text), sink, inTx);
+          return result;
+        };
+      }
+      if (prop === "exec") {
+        return async (text: string, options?: QueryOptions) => {
+          const result = await t.exec(text, options);
+          report(writtenTables(text), sink, inTx);
+          return result;
+        };
+      }
       if (prop === "transaction" && "transaction" in t) {
-        return <R>(fn: (tx: Transaction) => Promise<R>) => (t as PGliteInterface).transaction((tx) => fn(withoutQueryParsers(tx)));
+        return async <R>(fn: (tx: Transaction) => Promise<R>) => {
+          const touched = new Set<string>();
+          const result = await (t as PGliteInterface).transaction((tx) => fn(wrapPglite(tx, sink, touched)));
+          report([...touched], sink, undefined);
+          return result;
+        };
       }
       const value = Reflect.get(t, prop, t);
       // PGlite keeps its state in private fields: its methods must run on the real instance.
@@ -91,9 +135,58 @@ function withoutQueryParsers<T extends PGliteInterface | Transaction>(target: T)
   });
 }
 
+/** A postgres.js query (a lazy promise) that reports its writes once it has run. */
+function trackedQuery<Q extends object>(query: Q, tables: string[], sink: WriteSink, inTx: Set<string> | undefined): Q {
+  if (tables.length === 0) return query;
+  return new Proxy(query, {
+    get(q, prop) {
+      // values() and raw() switch the result's shape and return the query itself.
+      if (prop === "values" || prop === "raw") return () => trackedQuery((q as Record<string, () => Q>)[prop]!(), tables, sink, inTx);
+      if (prop === "then") {
+        return (onOk?: (v: unknown) => unknown, onErr?: (e: unknown) => unknown) =>
+          (q as unknown as Promise<unknown>).then((v) => {
+            report(tables, sink, inTx);
+            return onOk ? onOk(v) : v;
+          }, onErr);
+      }
+      const value = Reflect.get(q, prop, q);
+      return typeof value === "function" ? value.bind(q) : value;
+    },
+  });
+}
+
+type Sql = ReturnType<typeof postgres>;
+
+/** postgres.js for drizzle, reporting writes to cached tables (see wrapPglite). */
+function wrapPostgres<T extends Sql>(target: T, sink: WriteSink, inTx?: Set<string>): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      if (prop === "unsafe") return (text: string, params?: unknown[], options?: object) => trackedQuery(t.unsafe(text, params as never, options), writtenTables(text), sink, inTx);
+      if (prop === "begin") {
+        return async (...args: unknown[]) => {
+          const fn = args.pop() as (tx: Sql) => Promise<unknown>;
+          const touched = new Set<string>();
+          const result = await (t.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: Sql) => fn(wrapPostgres(tx, sink, touched)));
+          report([...touched], sink, undefined);
+          return result;
+        };
+      }
+      if (prop === "savepoint") {
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: Sql) => Promise<unknown>;
+          return (t as unknown as { savepoint: (...a: unknown[]) => Promise<unknown> }).savepoint(...args, (tx: Sql) => fn(wrapPostgres(tx, sink, inTx)));
+        };
+      }
+      const value = Reflect.get(t, prop, t);
+      return typeof value === "function" ? value.bind(t) : value;
+    },
+  });
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const client = postgres(url, { max: 10, onnotice: () => {} });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const writes = writeSinks();
+  const db = drizzlePostgres(wrapPostgres(client, writes.emit), { schema }) as unknown as Db;
   // The advisory lock lives on one reserved connection; the migration runs on the pool.
   const lock = await client.reserve();
   try {
@@ -110,6 +203,7 @@ async function openPostgres(url: string): Promise<Database> {
       const { unlisten } = await client.listen(channel, fn);
       return unlisten;
     },
+    onWrite: writes.add,
     close: () => client.end({ timeout: 5 }),
   };
 }

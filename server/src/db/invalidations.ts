@@ -18,6 +18,7 @@ const ORIGIN = crypto.randomUUID().slice(0, 8);
 export class Invalidations {
   private readonly handlers = new Map<Topic, Set<Handler>>();
   private unlisten: (() => Promise<void>) | null = null;
+  private readonly stops: (() => Promise<void>)[] = [];
 
   constructor(private readonly database: Database) {}
 
@@ -30,6 +31,12 @@ export class Invalidations {
   async stop(): Promise<void> {
     await this.unlisten?.().catch(() => {});
     this.unlisten = null;
+    for (const stop of this.stops.splice(0)) await stop().catch(() => {});
+  }
+
+  /** Also run `fn` on stop (other listeners of the same kind). */
+  onStop(fn: () => Promise<void>): void {
+    this.stops.push(fn);
   }
 
   on(topic: Topic, fn: Handler): void {

@@ -41,7 +41,7 @@ const DESCRIPTION = `Upload engineering files (CAD, GIS, point cloud, PCB, BIM, 
 
 **Agents (MCP).** \`POST /api/mcp\` speaks the Model Context Protocol (streamable HTTP, stateless). Anonymous callers get the tools list_tools and ping; an API token adds list_batches and list_workflows; a token with scope \`mcp:write\` adds create_batch and run_workflow. Its refusals are JSON-RPC errors or \`isError\` results that carry the codes below (see the MCP tag).
 
-**Lists.** \`limit\` is an integer 1..200 (default 50); lists that can grow answer \`{ items, nextCursor }\`; pass \`cursor\` for the next page. \`keys\` filters are comma-separated key names.
+**Lists.** \`limit\` is an integer 1..200 (default 50); lists that can grow answer \`{ items, nextCursor }\`; pass \`cursor\` for the next page. \`keys\` filters are comma-separated key names. A page of the file list and a run's detail may be answered from memory for up to \`READ_CACHE_MS\` (1 s): every change drops it at once on the server process that made it, so a client always reads its own writes, and within milliseconds on the other processes sharing the database.
 
 **Limits.** JSON bodies: 1 MiB. Rate limit: \`ratelimit.per_minute\` requests a minute per caller (cookie, token or address), in fixed one-minute windows, counted across every server process sharing a PostgreSQL database (counts are shared every \`RATE_LIMIT_SYNC_MS\`, so processes together may admit a few more between two syncs); over it: 429 \`RATE_LIMITED\` with \`Retry-After\`.
 

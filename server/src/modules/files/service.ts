@@ -8,6 +8,7 @@ import { fail, ServiceError } from "@vektor/shared/errors";
 import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vektor/shared/schemas/file";
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
+import type { ReadCache } from "../../db/read-cache";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { batch, file } from "../../db/schema";
 import type { Env } from "../../env";
@@ -26,6 +27,8 @@ export const URL_TTL_SECONDS = 900;
 
 export interface FileDeps {
   database: { db: Db };
+  /** Keeps list pages until a file changes (see read-cache.ts). */
+  reads?: ReadCache;
   /** Watch triggers, told in the transaction that makes an upload UPLOADED. */
   triggers?: { onFileUploaded(tx: Tx, f: FileRow): Promise<unknown> };
   store: ObjectStore;
@@ -232,10 +235,14 @@ export class FileService {
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {
-    const rows = await this.pages({ userId }, limit + 1, cursor);
-    const { page, nextCursor } = pageOf(rows, limit);
     const retention = await this.retention();
-    return { items: page.map((r) => fileView(r, retention)), nextCursor };
+    const read = async () => {
+      const { page, nextCursor } = pageOf(await this.pages({ userId }, limit + 1, cursor), limit);
+      return { items: page.map((r) => fileView(r, retention)), nextCursor };
+    };
+    // The views are kept, not the rows: making their dates is most of a cached page's cost.
+    const key = `files:${userId}:${limit}:${cursor ?? ""}:${retention.uploadHours}:${retention.outputHours}`;
+    return this.d.reads ? this.d.reads.read(key, ["file"], read) : read();
   }
 
   async remove(userId: string, fileId: string) {

@@ -11,6 +11,9 @@ import type { Db, Tx } from "../../db/client";
 import { file, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion, type RunPlan } from "../../db/schema";
 import { pageOf } from "../../http/cursor";
 import { workflowReads } from "./queries";
+import type { ReadCache } from "../../db/read-cache";
+
+const RUN_DETAIL_TABLES = ["workflow_run", "workflow_step", "workflow_approval", "delivery"] as const;
 import { newId } from "../../lib/ids";
 import { debit } from "../account/credits";
 import { requireUploaded } from "../files/require";
@@ -52,6 +55,8 @@ export class WorkflowService {
     private readonly db: Db,
     private readonly config: ConfigService,
     private readonly engine: Engine,
+    /** Keeps run details until a table they read changes (see read-cache.ts). */
+    private readonly reads?: ReadCache,
   ) {
     this.q = workflowReads(db);
   }
@@ -232,7 +237,13 @@ export class WorkflowService {
     return row;
   }
 
-  async runDetail(userId: string, runId: string) {
+  /** A run with its steps, approvals and deliveries: what every poll of a run reads. */
+  runDetail(userId: string, runId: string) {
+    const read = () => this.readRunDetail(userId, runId);
+    return this.reads ? this.reads.read(`run:${userId}:${runId}`, RUN_DETAIL_TABLES, read) : read();
+  }
+
+  private async readRunDetail(userId: string, runId: string) {
     const run = await this.ownedRun(userId, runId);
     const [steps, approvals, deliveries] = await Promise.all([this.q.runSteps.execute({ runId: run.id }), this.q.runApprovals.execute({ runId: run.id }), this.q.runDeliveries.execute({ runId: run.id })]);
     const order = new Map(run.plan.nodes.map((n, i) => [n.id, i]));
