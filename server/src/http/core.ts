@@ -79,15 +79,19 @@ export function httpCore(s: Services) {
   // LOG_LEVEL above info skips the access line's work, not just its output.
   const accessLog = s.log.isLevelEnabled("info");
   return new Elysia({ name: "http-core" })
-    .onRequest(async ({ request, set, server }) => {
+    .onRequest(({ request, set, server }) => {
       const given = request.headers.get("x-request-id");
       const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
       requestIds.set(request, { id, start: performance.now() });
       set.headers["x-request-id"] = id;
       if (!isRateLimited(request.url)) return;
-      const perMinute = await s.config.get("ratelimit.per_minute");
-      const retryAfter = s.limiter.hit(callerKey(request, server?.requestIP(request)?.address ?? null), perMinute);
-      if (retryAfter > 0) throw new ServiceError("RATE_LIMITED", `Rate limit of ${perMinute} requests a minute exceeded`, { "retry-after": String(retryAfter) });
+      const limit = (perMinute: number) => {
+        const retryAfter = s.limiter.hit(callerKey(request, () => server?.requestIP(request)?.address ?? null), perMinute);
+        if (retryAfter > 0) throw new ServiceError("RATE_LIMITED", `Rate limit of ${perMinute} requests a minute exceeded`, { "retry-after": String(retryAfter) });
+      };
+      // The setting is almost always in memory: no promise to wait for then.
+      const known = s.config.peek("ratelimit.per_minute");
+      return known === undefined ? s.config.get("ratelimit.per_minute").then(limit) : limit(known);
     })
     .onError({ as: "global" }, ({ code, error, request }) => {
       const requestId = requestIdOf(request);

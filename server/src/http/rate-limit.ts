@@ -141,11 +141,11 @@ function digest(key: string): string {
   return createHash("sha256").update(key).digest("base64url");
 }
 
-/** Who is calling, without a database query: the credential string itself, or the address. */
-export function callerKey(request: Request, ip: string | null): string {
+/** Who is calling, without a database query: the credential string itself, or the address (asked only then). */
+export function callerKey(request: Request, ipOf: () => string | null): string {
   const token = bearerToken(request);
   if (token) return `t:${token.slice(0, 80)}`;
   const session = sessionCookie(request);
   if (session) return `c:${session.slice(0, 80)}`;
-  return `ip:${ip ?? "unknown"}`;
+  return `ip:${ipOf() ?? "unknown"}`;
 }

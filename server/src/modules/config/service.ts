@@ -44,6 +44,11 @@ export class ConfigService {
     return values as ConfigValues;
   }
 
+  /** The value from memory when the copy is fresh, or undefined (then `get` it). */
+  peek<K extends ConfigKeyName>(key: K): ConfigValues[K] | undefined {
+    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.cache.values[key] : undefined;
+  }
+
   async get<K extends ConfigKeyName>(key: K): Promise<ConfigValues[K]> {
     return (await this.all())[key];
   }
