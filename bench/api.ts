@@ -151,7 +151,8 @@ async function measure(db: Row["db"], env: Record<string, string>, cpuOf: CpuOf,
     try {
       const rows: Row[] = [];
       for (const probe of probes) {
-        load(server.url, probe, 1); // warm-up: JIT, caches, connections
+        // Warm-up: JIT tiers (a route's first seconds ran up to a quarter slower), caches, connections.
+        load(server.url, probe, 3);
         // Rounds alternate our server and the bare one, so a slow spell of the machine hits both; medians.
         const rounds: { ours: Load; bare: Load; cpuMs: number; dbCpuMs: number }[] = [];
         for (let r = 0; r < ROUNDS; r++) {
@@ -161,6 +162,7 @@ async function measure(db: Row["db"], env: Record<string, string>, cpuOf: CpuOf,
           const perRequest = (seconds: number) => (seconds * 1000) / ours.total;
           const dbCpuMs = perRequest(cpu1.database - cpu0.database);
           rounds.push({ ours, bare: load(bare.url, probe), cpuMs: perRequest(cpu1.server - cpu0.server) + dbCpuMs, dbCpuMs });
+          console.log(`[api] ${db}: ${probe.name}, round ${r + 1}: ${fixed(ours.rps)} req/s (bare ${fixed(rounds[r]!.bare.rps)})`);
         }
         const median = <T>(pick: (x: (typeof rounds)[number]) => T, by: (v: T) => number) => rounds.map(pick).sort((a, b) => by(a) - by(b))[Math.floor(rounds.length / 2)]!;
         const ours = median((x) => x.ours, (l) => l.rps);

@@ -1,5 +1,6 @@
 /** Composes the HTTP application from its plugins and resource modules. */
 import { Elysia } from "elysia";
+import "./http/date-time-format"; // after Elysia: replaces its date-time check (see there)
 import { httpCore } from "./http/core";
 import { openapiPlugin } from "./http/openapi";
 import { staticSite } from "./http/static";
