@@ -50,10 +50,7 @@ export async function buildServices(env: Env): Promise<Services> {
   const changes = new Invalidations(database);
   await changes.start();
   const reads = new ReadCache(env.readCacheMs);
-  database.onWrite((tables) => tables.forEach((t) => reads.changed(t)));
-  // Other processes' writes (PostgreSQL only: an embedded database has one process).
-  const unlistenTables = database.kind === "postgres" ? await database.listen("vektor_tables", (t) => reads.changed(t)) : null;
-  changes.onStop(async () => void (await unlistenTables?.()));
+  changes.on("table", (table) => reads.changed(table));
   const config = new ConfigService(database.db, changes);
   const secret = authSecret(env);
   const credentials = new CredentialCache(env.authCacheMs);

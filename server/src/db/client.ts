@@ -24,8 +24,7 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
-  /** Calls `fn` on each NOTIFY on `channel` (from any process sharing the database); resolves to the unsubscribe. */
-  /** Calls `fn` with each notification's payload on `channel`; returns what stops listening. */
+  /** Calls `fn` with each NOTIFY payload on `channel` (from any process sharing the database); resolves to the unsubscribe. */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   /**
    * Calls `fn` with the cached tables (see read-cache.ts) a statement of this process wrote,
@@ -81,7 +80,7 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
  * The parsers drizzle's PGlite driver passes with every query (dates and intervals stay text;
  * drizzle maps them itself). PGlite merges per-query parsers into a copy of its whole parser
  * table, which was 13 % of a file list's CPU: the instance gets them once instead, and
- * withoutQueryParsers drops them from each query, so the results are the same.
+ * wrapPglite drops them from each query, so the results are the same.
  */
 const keepText = (value: string) => value;
 const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, keepText]));

@@ -8,35 +8,32 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "./client";
 
-export type Topic = "user" | "config";
+/** `table` keys are table names: this process's writes (Database.onWrite) and others' (triggers, migration 0009). */
+export type Topic = "user" | "config" | "table";
 type Handler = (key: string) => void;
 
 const CHANNEL = "vektor_invalidate";
+const TABLES_CHANNEL = "vektor_tables";
 /** Tells this process's own notifications from others' (its handlers already ran). */
 const ORIGIN = crypto.randomUUID().slice(0, 8);
 
 export class Invalidations {
   private readonly handlers = new Map<Topic, Set<Handler>>();
-  private unlisten: (() => Promise<void>) | null = null;
-  private readonly stops: (() => Promise<void>)[] = [];
+  private unlisten: (() => Promise<void>)[] = [];
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    database.onWrite((tables) => tables.forEach((t) => this.run("table", t)));
+  }
 
   /** Hears other processes' changes (PostgreSQL only: an embedded database has one process). */
   async start(): Promise<void> {
-    if (this.database.kind !== "postgres" || this.unlisten) return;
-    this.unlisten = await this.database.listen(CHANNEL, (payload) => this.received(payload));
+    if (this.database.kind !== "postgres" || this.unlisten.length) return;
+    this.unlisten.push(await this.database.listen(CHANNEL, (payload) => this.received(payload)));
+    this.unlisten.push(await this.database.listen(TABLES_CHANNEL, (table) => this.run("table", table)));
   }
 
   async stop(): Promise<void> {
-    await this.unlisten?.().catch(() => {});
-    this.unlisten = null;
-    for (const stop of this.stops.splice(0)) await stop().catch(() => {});
-  }
-
-  /** Also run `fn` on stop (other listeners of the same kind). */
-  onStop(fn: () => Promise<void>): void {
-    this.stops.push(fn);
+    for (const stop of this.unlisten.splice(0)) await stop().catch(() => {});
   }
 
   on(topic: Topic, fn: Handler): void {

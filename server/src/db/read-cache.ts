@@ -3,8 +3,8 @@
  * in memory for READ_CACHE_MS and dropped as soon as a table they were read from changes:
  *
  * - in this process, when the statement that wrote it has finished (after its transaction
- *   committed), so a caller always reads its own writes: the database drivers are wrapped by
- *   `trackWrites`;
+ *   committed), so a caller always reads its own writes: db/client.ts wraps the database
+ *   drivers and reports those writes (Invalidations' `table` topic);
  * - in the other processes on the same PostgreSQL, when the NOTIFY of the table's trigger
  *   arrives (migration 0009), usually within milliseconds; the lifetime bounds a lost one.
  *

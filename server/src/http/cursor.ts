@@ -16,17 +16,6 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
   return { at, id };
 }
 
-/**
- * The WHERE condition "after this cursor" for a newest-first (createdAt, id) ordering: a row
- * comparison, which an index on (owner, created_at, id) answers as a range (an OR of the two
- * columns' conditions made every later page scan and filter the pages before it).
- */
-export function afterCursor(cursor: string | undefined, createdAt: Column, id: Column) {
-  if (!cursor) return undefined;
-  const after = decodeCursor(cursor);
-  return sql`(${createdAt}, ${id}) < (${after.at.toISOString()}::timestamptz, ${after.id})`;
-}
-
 /** Splits the limit+1 rows a query fetched into the page and the next cursor. */
 export function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
@@ -44,7 +33,9 @@ interface Prepared<T> {
  * building a select in drizzle costs more CPU than the database takes to answer it, so the hot
  * lists build theirs at start-up. `build(after)` returns the query with `after` in its WHERE
  * (undefined for the first page) and `sql.placeholder("limit")` as its limit; the function it
- * gives runs a page with `params` for the other placeholders.
+ * gives runs a page with `params` for the other placeholders. "After a cursor" is a row
+ * comparison, which an index on (owner, created_at, id) answers as a range (an OR of the two
+ * columns' conditions made every later page scan and filter the pages before it).
  */
 export function preparedPages<T>(name: string, createdAt: Column, id: Column, build: (after: SQL | undefined) => { prepare(name: string): Prepared<T> }) {
   const first = build(undefined).prepare(`${name}_first`);

@@ -30,8 +30,12 @@ export class ConfigService {
   }
 
   async all(): Promise<ConfigValues> {
-    if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.values;
-    return (this.loading ??= this.load().finally(() => (this.loading = null)));
+    return this.fresh() ?? (this.loading ??= this.load().finally(() => (this.loading = null)));
+  }
+
+  /** The copy in memory while it is fresh. */
+  private fresh(): ConfigValues | undefined {
+    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.cache.values : undefined;
   }
 
   private async load(): Promise<ConfigValues> {
@@ -46,7 +50,7 @@ export class ConfigService {
 
   /** The value from memory when the copy is fresh, or undefined (then `get` it). */
   peek<K extends ConfigKeyName>(key: K): ConfigValues[K] | undefined {
-    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.cache.values[key] : undefined;
+    return this.fresh()?.[key];
   }
 
   async get<K extends ConfigKeyName>(key: K): Promise<ConfigValues[K]> {
