@@ -4,6 +4,7 @@
  */
 export { checkRegistry, getTool, listManifests, TOOL_ENTRIES, type ToolEntry } from "./registry";
 export { execute, executeEntry, type ExecuteContext } from "./runtime/execute";
+export { ownBuffers, packError, packOutputs } from "./runtime/pack";
 export { checkParams, validateParams, type ParamIssue, type ParamsResult } from "./runtime/params";
 export { setWasmLocator, type WasmLocator, type WasmModuleRef, type WasmSource } from "./runtime/wasm-source";
 export type { RunRequest, RunResult, ToolWorkerApi, WorkerReady } from "./runtime/worker-protocol";

@@ -81,6 +81,13 @@ describe("WorkerPool", () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  test("two outputs that are views of one buffer both arrive (the worker copies what it cannot transfer alone)", async () => {
+    const p = pool(1, new URL("./shared-buffer-worker.fixture.ts", import.meta.url).href);
+    const out = await p.run({ id: "views", slug: "test.shared-buffer", inputs: await input(1), params: {}, timeoutMs: 60_000 });
+    expect(out.ok).toBe(true);
+    expect(out.ok && out.outputs.map((o) => [...o.bytes])).toEqual([[1, 2, 3], [4, 5, 6, 7, 8]]);
+  });
+
   test("two workers run two jobs at the same time", async () => {
     const p = pool(2);
     const inputs = await input(2);

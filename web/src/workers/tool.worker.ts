@@ -4,8 +4,7 @@
  * the host configured another source. Inputs arrive and outputs leave as transferred buffers.
  * It posts `{ type: "ready" }` last, after its imports (and their top-level awaits) settled.
  */
-import { ToolError, type ToolOutput } from "@vektor/shared/tools/manifest";
-import { execute, listManifests, setWasmLocator, type RunRequest, type RunResult, type ToolWorkerApi, type WasmSource, type WorkerReady } from "@vektor/wasm-tools";
+import { execute, listManifests, packError, packOutputs, setWasmLocator, type RunRequest, type ToolWorkerApi, type WasmSource, type WorkerReady } from "@vektor/wasm-tools";
 import * as Comlink from "comlink";
 import { knownWasm, wasmUrl } from "./wasm-urls";
 
@@ -39,17 +38,6 @@ function throttled(report: ((fraction: number, message?: string) => void) | unde
   };
 }
 
-/** Each output owning exactly its buffer, so transferring one never detaches another (or a WASM heap). */
-function ownBuffers(outputs: ToolOutput[]): ToolOutput[] {
-  const seen = new Set<ArrayBufferLike>();
-  return outputs.map((o) => {
-    const whole = o.bytes.byteOffset === 0 && o.bytes.byteLength === o.bytes.buffer.byteLength && o.bytes.buffer instanceof ArrayBuffer;
-    const bytes = whole && !seen.has(o.bytes.buffer) ? o.bytes : o.bytes.slice();
-    seen.add(bytes.buffer);
-    return { ...o, bytes };
-  });
-}
-
 const api: ToolWorkerApi = {
   async configure(wasm) {
     for (const [name, source] of Object.entries(wasm)) configured.set(name, source);
@@ -59,12 +47,10 @@ const api: ToolWorkerApi = {
     const controller = new AbortController();
     running.set(request.id, controller);
     try {
-      const outputs = ownBuffers(await execute(request.slug, request.inputs, request.params, { signal: controller.signal, onProgress: throttled(onProgress) }));
-      const result: RunResult = { ok: true, outputs };
-      return Comlink.transfer(result, outputs.map((o) => o.bytes.buffer as ArrayBuffer));
+      const { result, transfer } = packOutputs(await execute(request.slug, request.inputs, request.params, { signal: controller.signal, onProgress: throttled(onProgress) }));
+      return Comlink.transfer(result, transfer);
     } catch (err) {
-      const error = err instanceof ToolError ? { code: err.code, message: err.message } : { code: "TOOL_FAILED" as const, message: String((err as Error)?.message ?? err) };
-      return { ok: false, error } satisfies RunResult;
+      return packError(err);
     } finally {
       running.delete(request.id);
       // Close the channel comlink opened for the host's progress callback.
