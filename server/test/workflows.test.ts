@@ -221,6 +221,47 @@ describe("validation and bad input", () => {
     expect(await balance(c)).toBe(before);
   });
 
+  test("workflow.max_steps lowered after saving: the estimate answers 200 with steps > maxSteps (sub-workflows counted); the run is 422, charges nothing, and says what to change", async () => {
+    const c = await srv.user();
+    const admin = await srv.admin();
+    const child = await c.workflows.create({ name: "child", graphJson: linear(["in", "source.upload"], ["a", "op.pdf.compress"], ["b", "op.pdf.rotate"]) });
+    const parent = await c.workflows.create({ name: "parent", graphJson: linear(["in", "source.upload"], ["x", "op.pdf.compress"], ["sub", "op.workflow", { workflowId: child.id }], ["out", "sink.download"]) });
+    expect(await c.workflows.estimate(parent.id)).toEqual({ credits: 4, steps: 3, maxSteps: 25 });
+    const before = await balance(c);
+    await admin.admin.setConfig("workflow_configs", { "workflow.max_steps": 2 });
+    try {
+      expect(await c.workflows.estimate(parent.id)).toEqual({ credits: 4, steps: 3, maxSteps: 2 });
+      expect(await c.workflows.estimate(child.id)).toEqual({ credits: 3, steps: 2, maxSteps: 2 });
+      const err = await expectApiError(() => c.workflows.run(parent.id, []), "LIMIT_EXCEEDED", 422);
+      expect(err.message).toContain("The workflow has 3 tool steps");
+      expect(err.message).toContain("at most 2 are allowed (workflow.max_steps)");
+      expect(err.message).toContain("remove tool steps");
+      expect(err.message).not.toMatch(/graphJson is not a valid workflow|TOO_MANY_STEPS/);
+      // Saving it again refuses the same way, with the same advice.
+      const { graphJson } = await c.workflows.get(parent.id);
+      const saved = await expectApiError(() => c.workflows.update(parent.id, { graphJson }), "LIMIT_EXCEEDED", 422);
+      expect(saved.message).toBe(err.message);
+      expect((await c.workflows.runs(parent.id)).items).toEqual([]);
+    } finally {
+      await admin.admin.setConfig("workflow_configs", { "workflow.max_steps": 25 });
+    }
+    expect(await balance(c)).toBe(before);
+    // A sub-workflow deleted since: the estimate cannot count it and answers like the run (404).
+    await c.workflows.delete(child.id);
+    const gone = await expectApiError(() => c.workflows.estimate(parent.id), "NOT_FOUND", 404);
+    expect(gone.message).toContain("does not exist or is not yours: set params.workflowId to one of your workflows");
+  });
+
+  test("error messages from validation issues read as advice, without codes or prefixes", async () => {
+    const c = await srv.user();
+    const noSource = await expectApiError(() => c.workflows.create({ name: "x", graphJson: linear(["a", "trigger.manual"], ["b", "sink.download"]) }), "VALIDATION_ERROR", 400);
+    expect(noSource.message).toStartWith("Add a source.upload node");
+    const several = await expectApiError(() => c.workflows.create({ name: "x", graphJson: graph([["a", "source.upload"], ["b", "op.pdf.rotate", { degrees: "ninety" }]], [["a", "b"], ["b", "b"]]) }), "VALIDATION_ERROR", 400);
+    expect(several.message).toContain('Node "b" is connected to itself: remove that edge');
+    expect(several.message).toContain('Node "b" (op.pdf.rotate): degrees: ');
+    for (const m of [noSource.message, several.message]) expect(m).not.toMatch(/graphJson is not a valid workflow|[A-Z]+_[A-Z_]+:/);
+  });
+
   test("another user's workflow, run, version and template answer 404 everywhere", async () => {
     const c = await srv.user();
     const other = await srv.user();

@@ -60,7 +60,7 @@ export function parseGraph(graphJson: string): ParsedGraph {
     return { ok: false, issues: [invalid("graphJson must have a `nodes` array and an `edges` array")] };
   }
   if (nodes.length > MAX_GRAPH_NODES || edges.length > MAX_GRAPH_EDGES) {
-    const message = `The graph has ${nodes.length} nodes and ${edges.length} edges; at most ${MAX_GRAPH_NODES} nodes and ${MAX_GRAPH_EDGES} edges are allowed`;
+    const message = `The graph has ${nodes.length} nodes and ${edges.length} edges; at most ${MAX_GRAPH_NODES} nodes and ${MAX_GRAPH_EDGES} edges are allowed: split it into smaller workflows (an op.workflow node runs one inside another)`;
     return { ok: false, issues: [{ code: "TOO_MANY_NODES", message }] };
   }
   const issues = shapeIssues(nodes, edges);

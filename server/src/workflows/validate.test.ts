@@ -59,7 +59,7 @@ describe("validateGraph: structure", () => {
     expect(r.issues[0].message).toMatch(/^Node "c" \(op\.pdf\.compress\): level: /);
     expect(r.issues[2].message).toContain("timeoutSeconds");
     const extra = await check(chainOf(SRC, ["c", "op.pdf.compress", { levle: 9 }]));
-    expect(extra.issues).toEqual([{ code: "INVALID_PARAMS", message: 'Node "c" (op.pdf.compress): levle: Unexpected property', nodeId: "c" }]);
+    expect(extra.issues).toEqual([{ code: "INVALID_PARAMS", message: 'Node "c" (op.pdf.compress): levle: Unexpected property (GET /api/workflows/catalog gives the params op.pdf.compress takes)', nodeId: "c" }]);
   });
 
   test("a rename pattern may only use the known placeholders", async () => {
@@ -71,7 +71,7 @@ describe("validateGraph: structure", () => {
     const g = chainOf(SRC, ["a", "op.pdf.compress"], ["b", "op.pdf.rotate"], ["c", "op.pdf.compress"], OUT);
     const r = await check(g, { maxSteps: 2 });
     expect(r.steps).toBe(3);
-    expect(r.issues).toEqual([{ code: "TOO_MANY_STEPS", message: expect.stringContaining("3 op steps") }]);
+    expect(r.issues).toEqual([{ code: "TOO_MANY_STEPS", message: expect.stringContaining("3 tool steps") }]);
     expect((await check(g, { maxSteps: 3 })).ok).toBe(true);
   });
 
@@ -85,7 +85,7 @@ describe("validateGraph: formats along the edges", () => {
   test("a tool that cannot read what comes in is IO_MISMATCH on the target, reported once", async () => {
     const r = await check(chainOf(SRC, ["pdf", "op.pdf.compress"], ["cad", "op.cad.convert"], ["info", "op.gis.info"], OUT));
     expect(r.issues.map((i) => [i.code, i.nodeId])).toEqual([["IO_MISMATCH", "cad"], ["IO_MISMATCH", "info"]]);
-    expect(r.issues[0].message).toBe('Node "cad" (op.cad.convert) accepts step, iges, brep, but "pdf" (op.pdf.compress) produces pdf');
+    expect(r.issues[0].message).toBe('Node "cad" (op.cad.convert) accepts step, iges, brep, but "pdf" (op.pdf.compress) produces pdf: connect a node that gives what it accepts, or put a conversion step between them');
   });
 
   test("a choice param naming a produced format narrows the output", async () => {
@@ -164,7 +164,7 @@ describe("validateGraph: sub-workflows", () => {
 
   test("an unknown (or someone else's) workflow is UNKNOWN_WORKFLOW on the node, also deeper down", async () => {
     const r = await check(runs("missing"));
-    expect(r.issues).toEqual([{ code: "UNKNOWN_WORKFLOW", message: 'Node "w" (op.workflow) runs workflow "missing", and "missing" does not exist or is not yours', nodeId: "w" }]);
+    expect(r.issues).toEqual([{ code: "UNKNOWN_WORKFLOW", message: 'Node "w" (op.workflow) runs workflow "missing", and "missing" does not exist or is not yours: set params.workflowId to one of your workflows', nodeId: "w" }]);
     const deep = await check(runs("a"), { resolveWorkflow: resolverOf({ a: runs("gone", "inner") }) });
     expect(deep.issues.map((i) => [i.code, i.nodeId])).toEqual([["UNKNOWN_WORKFLOW", "w"]]);
     expect(deep.issues[0].message).toContain('"a" → "gone"');

@@ -58,7 +58,7 @@ function checkStructure(graph: Graph, p: Prepared): void {
       seen.add(node.id);
       p.nodes.push(node);
     } else if (!p.issues.some((i) => i.code === "DUPLICATE_NODE_ID" && i.nodeId === node.id)) {
-      p.issues.push({ code: "DUPLICATE_NODE_ID", message: `More than one node has the id "${node.id}"; ids must be unique`, nodeId: node.id });
+      p.issues.push({ code: "DUPLICATE_NODE_ID", message: `More than one node has the id "${node.id}": give each node an id of its own`, nodeId: node.id });
     }
   }
   const linked = new Set<string>();
@@ -67,9 +67,9 @@ function checkStructure(graph: Graph, p: Prepared): void {
     if (missing.length) {
       const name = edge.id ? `Edge "${edge.id}"` : `The edge from "${edge.source}" to "${edge.target}"`;
       const nodeId = seen.has(edge.source) ? edge.source : seen.has(edge.target) ? edge.target : undefined;
-      p.issues.push({ code: "DANGLING_EDGE", message: `${name} connects a node that does not exist: "${missing[0]}"`, ...(nodeId ? { nodeId } : {}) });
+      p.issues.push({ code: "DANGLING_EDGE", message: `${name} connects "${missing[0]}", which is not a node of this graph: remove the edge or add the node`, ...(nodeId ? { nodeId } : {}) });
     } else if (edge.source === edge.target) {
-      p.issues.push({ code: "CYCLE", message: `Node "${edge.source}" is connected to itself`, nodeId: edge.source });
+      p.issues.push({ code: "CYCLE", message: `Node "${edge.source}" is connected to itself: remove that edge (a workflow must not loop back)`, nodeId: edge.source });
     } else if (!linked.has(`${edge.source}\n${edge.target}`)) {
       linked.add(`${edge.source}\n${edge.target}`);
       p.links.push({ source: edge.source, target: edge.target });
@@ -80,7 +80,7 @@ function checkStructure(graph: Graph, p: Prepared): void {
   if (p.order) return;
   for (const group of cycles(ids, p.links)) {
     const names = group.map((id) => `"${id}"`).join(", ");
-    p.issues.push({ code: "CYCLE", message: `Nodes ${names} form a cycle; a workflow must not loop back`, nodeId: group[0] });
+    p.issues.push({ code: "CYCLE", message: `Nodes ${names} form a cycle: remove one of the edges between them (a workflow must not loop back)`, nodeId: group[0] });
   }
 }
 
@@ -89,19 +89,19 @@ function checkKinds(p: Prepared): void {
   for (const node of p.nodes) {
     const kind = getNodeKind(node.type);
     if (!kind) {
-      p.issues.push({ code: "UNKNOWN_NODE_TYPE", message: `Node "${node.id}" has the unknown type "${node.type}" (GET /api/workflows/catalog lists the types)`, nodeId: node.id });
+      p.issues.push({ code: "UNKNOWN_NODE_TYPE", message: `Node "${node.id}" has the type "${node.type}", which does not exist: use one of the types GET /api/workflows/catalog lists`, nodeId: node.id });
       continue;
     }
     p.kinds.set(node.id, kind);
     if (node.data.type !== undefined && node.data.type !== node.type) {
-      p.issues.push({ code: "INVALID_GRAPH", message: `Node "${node.id}" has type "${node.type}" but data.type "${node.data.type}"; they must be the same`, nodeId: node.id });
+      p.issues.push({ code: "INVALID_GRAPH", message: `Node "${node.id}" has type "${node.type}" but data.type "${node.data.type}": make them the same, or leave data.type out`, nodeId: node.id });
     }
     const checked = checkParams(kind.description.params, node.data.params);
     if (checked.ok) p.params.set(node.id, checked.params);
     else {
       const first = checked.issues[0];
       const field = first.path === "/" ? "params" : first.path.slice(1);
-      p.issues.push({ code: "INVALID_PARAMS", message: `Node ${label(node)}: ${field}: ${first.message}`, nodeId: node.id });
+      p.issues.push({ code: "INVALID_PARAMS", message: `Node ${label(node)}: ${field}: ${first.message} (GET /api/workflows/catalog gives the params ${node.type} takes)`, nodeId: node.id });
     }
   }
 }
@@ -191,9 +191,9 @@ class References {
 function refMessage(node: GraphNode, problem: RefProblem): string {
   const chain = problem.path.map((id) => `"${id}"`).join(" → ");
   const runs = `Node ${label(node)} runs workflow ${chain}`;
-  if (problem.code === "UNKNOWN_WORKFLOW") return `${runs}, and "${problem.path.at(-1)}" does not exist or is not yours`;
-  if (problem.code === "CYCLE") return `${runs}, which runs a workflow already running: workflows must not run themselves`;
-  return `${runs}: sub-workflows may nest at most ${MAX_NESTING_DEPTH} levels deep`;
+  if (problem.code === "UNKNOWN_WORKFLOW") return `${runs}, and "${problem.path.at(-1)}" does not exist or is not yours: set params.workflowId to one of your workflows`;
+  if (problem.code === "CYCLE") return `${runs}, which runs a workflow already running: a workflow must not run itself, directly or through others, so pick another workflow`;
+  return `${runs}: sub-workflows may nest at most ${MAX_NESTING_DEPTH} levels deep, so move the steps of the deepest one into the workflow that runs it`;
 }
 
 /** Steps of the root graph and its sub-workflows; reference issues on the root's op.workflow nodes. */
@@ -217,6 +217,14 @@ async function checkReferences(p: Prepared, refs: References, selfId: string | u
  */
 export async function countSteps(graph: Graph, resolveWorkflow: ResolveWorkflow, selfId?: string): Promise<number> {
   return checkReferences(prepare(graph), new References(resolveWorkflow), selfId);
+}
+
+/**
+ * What a user reads when a run would have more tool steps than workflow.max_steps. Steps of
+ * sub-workflows count too, so moving steps into an op.workflow does not help; separate runs do.
+ */
+export function tooManyStepsMessage(steps: number, maxSteps: number): string {
+  return `The workflow has ${steps} tool steps (op.<tool> nodes, its sub-workflows' included); at most ${maxSteps} are allowed (workflow.max_steps): remove tool steps, or split the work into workflows you run one after the other (moving steps into an op.workflow does not help, they still count), or ask an administrator to raise workflow.max_steps`;
 }
 
 // ---- formats along the edges ------------------------------------------------------------
@@ -243,7 +251,7 @@ function narrowed(node: GraphNode, side: "accepts" | "produces", own: Formats, r
   if (outside.length === 0) return intersect(own, wanted);
   if (report) {
     const why = !ALL_FORMATS.has(outside[0]) ? "not a known format" : `not something ${node.type} ${side === "accepts" ? "accepts" : "produces"} (${describeFormats(own)})`;
-    report.push({ code: "IO_MISMATCH", message: `Node "${node.id}": io.${side} lists "${outside[0]}", ${why}`, nodeId: node.id });
+    report.push({ code: "IO_MISMATCH", message: `Node "${node.id}": io.${side} lists "${outside[0]}", ${why}: remove it from io.${side}`, nodeId: node.id });
   }
   // A narrowing that is partly wrong is ignored, so the edges are judged on what the kind does.
   return own;
@@ -284,7 +292,7 @@ class FormatFlow {
         const taken = accepts ? intersect(accepts, from) : new Set(from);
         if (accepts && taken.size === 0 && !unsure.has(source)) {
           mismatch = true;
-          report?.push({ code: "IO_MISMATCH", message: `Node ${label(node)} accepts ${describeFormats(accepts)}, but ${label(byId.get(source)!)} produces ${describeFormats(from)}`, nodeId: id });
+          report?.push({ code: "IO_MISMATCH", message: `Node ${label(node)} accepts ${describeFormats(accepts)}, but ${label(byId.get(source)!)} produces ${describeFormats(from)}: connect a node that gives what it accepts, or put a conversion step between them`, nodeId: id });
         }
         given = new Set([...given, ...taken]);
       }
@@ -357,12 +365,12 @@ function checkPassThroughIo(p: Prepared): void {
 export async function validateGraph(graph: Graph, opts: ValidateOptions): Promise<GraphValidation> {
   const p = prepare(graph);
   if (!p.nodes.some((n) => n.type === SOURCE_TYPE)) {
-    p.issues.push({ code: "NO_SOURCE", message: `The workflow needs a ${SOURCE_TYPE} node: it is where a run's files come in` });
+    p.issues.push({ code: "NO_SOURCE", message: `Add a ${SOURCE_TYPE} node: it is where a run's files come in, and a workflow needs one` });
   }
   const refs = new References(opts.resolveWorkflow);
   const steps = await checkReferences(p, refs, opts.selfId);
   if (steps > opts.maxSteps) {
-    p.issues.push({ code: "TOO_MANY_STEPS", message: `The workflow has ${steps} op steps (sub-workflows included); at most ${opts.maxSteps} are allowed` });
+    p.issues.push({ code: "TOO_MANY_STEPS", message: tooManyStepsMessage(steps, opts.maxSteps) });
   }
   if (p.order) {
     checkPassThroughIo(p);

@@ -117,8 +117,8 @@ export type Workflow = typeof Workflow.static;
 
 export const WorkflowEstimate = Type.Object({
   credits: Type.Integer({ description: "workflow.base_credits + workflow.per_step_credits x steps" }),
-  steps: Type.Integer({ description: "op steps, sub-workflows included" }),
-  maxSteps: Type.Integer(),
+  steps: Type.Integer({ description: "op steps, sub-workflows included; above maxSteps a run is refused (422 LIMIT_EXCEEDED, nothing charged)" }),
+  maxSteps: Type.Integer({ description: "workflow.max_steps" }),
 });
 export type WorkflowEstimate = typeof WorkflowEstimate.static;
 

@@ -122,7 +122,15 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     .delete("/:id", async ({ request, params }) => ok(await w.remove((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "Delete a workflow, its versions and runs", tags, auth: "api", errors: ["NOT_FOUND"], data: Deleted }) })
     .post("/:id/estimate", async ({ request, params }) => ok(await w.estimate((await user(request)).id, params.id)), {
       params: IdParam,
-      ...doc({ summary: "What a run would cost", description: "steps counts tool steps (op.<slug>), those of referenced sub-workflows included; credits = workflow.base_credits + workflow.per_step_credits x steps.", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: WorkflowEstimate }),
+      ...doc({
+        summary: "What a run would cost",
+        description:
+          "steps counts tool steps (op.<slug>), those of referenced sub-workflows included; credits = workflow.base_credits + workflow.per_step_credits x steps. steps above maxSteps (workflow.max_steps was lowered after the workflow was saved, or a sub-workflow grew) is still answered 200: it is how to learn that a run would be refused (422 LIMIT_EXCEEDED, nothing charged). Anything else that would stop a run is answered as the run would: a sub-workflow that no longer exists 404, sub-workflows nested too deep 422 LIMIT_EXCEEDED, other issues 400 VALIDATION_ERROR (POST /api/workflows/validate lists them).",
+        tags,
+        auth: "api",
+        errors: ["NOT_FOUND", "LIMIT_EXCEEDED"],
+        data: WorkflowEstimate,
+      }),
     })
     .post("/:id/run", async ({ request, params, body }) => ok(await w.run(await user(request), params.id, body.fileIds, "manual")), {
       params: IdParam,

@@ -23,7 +23,7 @@ import { expandGraph } from "../../workflows/expand";
 import { parseGraph } from "../../workflows/graph";
 import { getNodeKind } from "../../workflows/nodes";
 import { BUILTIN_TEMPLATES } from "../../workflows/templates";
-import { validateGraph } from "../../workflows/validate";
+import { tooManyStepsMessage, validateGraph } from "../../workflows/validate";
 import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
 import { approvalView, deliveryView, runView, stepView, templateView, workflowView } from "./view";
 
@@ -163,11 +163,18 @@ export class WorkflowService {
     return this.saveVersion(row.id, { name: v.name, graphJson: v.graphJson, paramsJson: v.paramsJson });
   }
 
+  /**
+   * What a run would charge. More tool steps than workflow.max_steps is no reason to refuse: the
+   * estimate is how the owner learns it (steps > maxSteps; the run itself is 422). Any other
+   * issue (a sub-workflow gone, too deep, a tool removed) is answered as a run would be.
+   */
   async estimate(userId: string, id: string) {
     const row = await this.owned(userId, id);
-    const { steps } = await this.requireValid(userId, row.graphJson, id);
     const c = await this.config.all();
-    return { credits: c["workflow.base_credits"] + c["workflow.per_step_credits"] * steps, steps, maxSteps: c["workflow.max_steps"] };
+    const v = await this.validate(userId, row.graphJson, id);
+    const blocking = v.issues.filter((i) => i.code !== "TOO_MANY_STEPS");
+    if (blocking.length) throw issuesError(blocking);
+    return { credits: c["workflow.base_credits"] + c["workflow.per_step_credits"] * v.steps, steps: v.steps, maxSteps: v.maxSteps };
   }
 
   // ---- templates ----
@@ -208,7 +215,7 @@ export class WorkflowService {
     const { graph } = await this.requireValid(caller.id, wf.graphJson, wf.id);
     const plan: RunPlan = await expandGraph(graph, this.resolver(caller.id), wf.id);
     const opSteps = plan.nodes.filter((n) => (getNodeKind(n.type)?.description.chargedSteps ?? 0) > 0);
-    if (opSteps.length > c["workflow.max_steps"]) throw new ServiceError("LIMIT_EXCEEDED", `The workflow has ${opSteps.length} tool steps; at most ${c["workflow.max_steps"]} are allowed`);
+    if (opSteps.length > c["workflow.max_steps"]) throw new ServiceError("LIMIT_EXCEEDED", tooManyStepsMessage(opSteps.length, c["workflow.max_steps"]));
     await this.requireUploaded(caller.id, fileIds);
     const perStep = c["workflow.per_step_credits"];
     const credits = c["workflow.base_credits"] + perStep * opSteps.length;
@@ -327,13 +334,19 @@ export function checkParamsJson(raw: string | null | undefined): void {
   if (notifySecret !== undefined && (typeof notifySecret !== "string" || notifySecret.length < 8)) throw fail.validation("paramsJson.notifySecret must be at least 8 characters");
 }
 
+/** Issues shown in an error message at most; POST /api/workflows/validate lists them all. */
+const MAX_ISSUES_IN_MESSAGE = 5;
+
+/**
+ * The error a graph's issues call for. Its message is the issues' own messages, which say what
+ * is wrong and what to change (the codes are for programs: POST /api/workflows/validate).
+ */
 function issuesError(issues: ValidationIssue[]): ServiceError {
-  const text = issues
-    .slice(0, 5)
-    .map((i) => `${i.code}${i.nodeId ? ` (${i.nodeId})` : ""}: ${i.message}`)
-    .join("; ");
+  const shown = issues.slice(0, MAX_ISSUES_IN_MESSAGE).map((i) => i.message);
+  const more = issues.length - shown.length;
+  if (more > 0) shown.push(`${more} more problem${more === 1 ? "" : "s"} not shown here: POST /api/workflows/validate lists them all`);
   const all = (codes: Set<string>) => issues.length > 0 && issues.every((i) => codes.has(i.code));
   // Another user's workflow is answered like a missing one: its existence is not revealed.
   const code = all(LIMIT_CODES) ? "LIMIT_EXCEEDED" : all(MISSING_CODES) ? "NOT_FOUND" : "VALIDATION_ERROR";
-  return new ServiceError(code, `graphJson is not a valid workflow: ${text}`);
+  return new ServiceError(code, shown.join(". "));
 }
