@@ -3,14 +3,16 @@
  * cancelled, every item shows cancelled, and (through the official client) the per-file credits
  * of the items that never started come back (contract section 3). The server runs as ROLE=api,
  * with no queue runner in the process: its items stay queued for as long as the test needs, so
- * "still running when Cancel is pressed" holds without racing the tools.
+ * "still running when Cancel is pressed" holds without racing the tools. The same holds for
+ * Cancel of a run on the server in Convert: the job is cancelled on the server, not only no
+ * longer watched.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
 import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
-import { requireWebBuild } from "./support/web";
+import { engineChosen, requireWebBuild } from "./support/web";
 
 const NAMES = ["one.pdf", "two.pdf", "three.pdf"];
 
@@ -69,5 +71,36 @@ describe("cancel a batch", () => {
     expect(detail.batch).toMatchObject({ status: "cancelled", total: 3, done: 0, failed: 0, cancelled: 3, credits: charged, refunded: settings.perFileCredits * NAMES.length });
     expect(detail.files.map((f) => f.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
     expect((await client.account()).credits).toBe(before - settings.baseCredits);
+  }, 180_000);
+});
+
+describe("cancel a run on the server", () => {
+  test("Cancel in Convert cancels the server's job: it ends cancelled and never runs", async () => {
+    const client = await srv.user();
+    const own = await (await browser.newContext()).newPage();
+    logPageErrors(own);
+    await own.goto(`${srv.url}/sign-in`);
+    await own.getByLabel("Email").fill(client.email);
+    await own.getByLabel("Password").fill(PASSWORD);
+    await own.getByRole("button", { name: "Sign in" }).click();
+    await own.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+    await own.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Convert", exact: true }).click();
+    await own.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+
+    const bytes = await makePdf(1, "server run");
+    await own.getByLabel("Files", { exact: true }).setInputFiles([{ name: "run.pdf", mimeType: "application/pdf", buffer: Buffer.from(bytes) }]);
+    await own.getByLabel("Tool", { exact: true }).selectOption("pdf.compress");
+    await own.getByRole("radio", { name: "Server" }).check();
+    await engineChosen(own, "Server");
+    await own.getByRole("button", { name: "Run" }).click();
+    await own.getByRole("status").filter({ hasText: "queued on the server" }).waitFor({ timeout: 30_000 });
+    await own.getByRole("button", { name: "Cancel" }).click();
+    await own.getByRole("status").filter({ hasText: "Cancelled." }).waitFor({ timeout: 10_000 });
+
+    // The job itself, through the official client: cancelled before it started.
+    const job = await waitFor("the job to be cancelled", async () => (await client.jobs.list()).items, (items) => items[0]?.status === "cancelled", 10_000);
+    expect(job).toHaveLength(1);
+    expect(job[0]).toMatchObject({ type: "pdf.compress", status: "cancelled", errorCode: "CANCELLED", startedAt: null, attempts: 0 });
+    await own.context().close();
   }, 180_000);
 });

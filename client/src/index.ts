@@ -8,6 +8,6 @@ export type { Account, AuthUser, CreatedToken, LedgerEntry, TokenInfo } from "@v
 export type { Batch, BatchDetail, BatchItem, BatchProgress, BatchStatus, Estimate, Preset } from "@vektor/shared/schemas/batch";
 export type { AdminConfig, ConfigMap } from "@vektor/shared/schemas/config";
 export type { ConfirmResult, FileRecord, PartReceipt } from "@vektor/shared/schemas/file";
-export type { Job, JobOutput, JobStatus, ToolDetail, ToolIndexEntry } from "@vektor/shared/schemas/job";
+export type { Job, JobOutput, JobPage, JobStatus, ToolDetail, ToolIndexEntry } from "@vektor/shared/schemas/job";
 export type { Trigger } from "@vektor/shared/schemas/trigger";
 export type { Approval, Run, RunDetail, RunStatus, Step, Template, ValidationResult, Workflow } from "@vektor/shared/schemas/workflow";

@@ -113,6 +113,7 @@ async function startWorker(s: Services) {
     s.handlers,
   );
   s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
+  s.jobs.onCancelled = (ids) => runner.cancelLocal(ids);
   // The first sweep of a fresh queue; a no-op when another process already queued one.
   await scheduleRetention(s.database.db);
   await scheduleDispatch(s.database.db);

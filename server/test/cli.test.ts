@@ -2,7 +2,7 @@
  * The `vektor` CLI as a user runs it: a child process under Node (not Bun), built the way
  * `bun install` builds it, against a started server. Login (and a wrong password), upload, run
  * (and a failing job's exit code 1), batch with progress to completion and its ZIP, download,
- * tokens, workflows, mcp-config, and the error cases: an unreachable server, a missing file, an
+ * tokens, workflows, jobs and cancel, mcp-config, and the error cases: an unreachable server, a missing file, an
  * unknown tool and a bad --param each give one line and a non-zero exit code.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -95,7 +95,7 @@ describe("vektor under Node", () => {
   test("it runs on Node 20 or later, and --help works on every command", async () => {
     const major = Number(/^v(\d+)/.exec(spawnSync("node", ["-v"], { encoding: "utf8" }).stdout)?.[1]);
     expect(major).toBeGreaterThanOrEqual(20);
-    const commands = ["login", "logout", "whoami", "token", "token create", "token list", "token revoke", "upload", "files", "run", "batch", "workflow", "workflow list", "workflow run", "workflow approve", "download", "mcp-config"];
+    const commands = ["login", "logout", "whoami", "token", "token create", "token list", "token revoke", "upload", "files", "run", "batch", "workflow", "workflow list", "workflow run", "workflow approve", "download", "jobs", "cancel", "mcp-config"];
     const top = await vektor(["--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("Usage: vektor");
@@ -198,6 +198,32 @@ describe("vektor under Node", () => {
     expect(detail.run.status).toBe("succeeded");
     expect(detail.run.outputFileIds).toHaveLength(1);
     expectOneLineError(await vektor(["workflow", "approve", (await c.workflows.run(w.id, [])).runId]), 1, /INVALID_STATE|NOT_FOUND/);
+  });
+
+  test("jobs pages the jobs newest first; cancel stops one, and refuses an ended or unknown one", async () => {
+    const c = srv.anon();
+    await c.auth.signIn({ email, password: PASSWORD });
+    const first = json<{ items: { jobId: string; createdAt: string }[]; nextCursor: string | null }>(await vektor(["--json", "jobs", "--limit", "2"]));
+    expect(first.items).toHaveLength(2);
+    expect(first.nextCursor).toBeString();
+    const second = json<{ items: { jobId: string; createdAt: string }[] }>(await vektor(["--json", "jobs", "--limit", "2", "--cursor", first.nextCursor!]));
+    expect(second.items.length).toBeGreaterThan(0);
+    expect(second.items[0].createdAt <= first.items[1].createdAt).toBe(true);
+    expect(second.items.map((j) => j.jobId)).not.toContain(first.items[1].jobId);
+    const text = await vektor(["jobs", "--limit", "2"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(first.items[0].jobId);
+    expect(text.stderr).toContain(`vektor jobs --cursor ${first.nextCursor}`);
+
+    const long = await c.files.upload(new Blob([await makePdf(40, "long")]), { filename: "long.pdf", mime: "application/pdf" });
+    const job = await c.jobs.create({ type: "pdf.render-png", fileIds: [long.fileId], params: { dpi: 300 } });
+    const stopped = json<{ jobId: string; status: string; errorCode: string }>(await vektor(["--json", "cancel", job.jobId, "--wait"]));
+    expect(stopped).toMatchObject({ jobId: job.jobId, status: "cancelled", errorCode: "CANCELLED" });
+    expect((await vektor(["jobs"])).stdout).toContain(`${job.jobId}  pdf.render-png  cancelled`);
+    expectOneLineError(await vektor(["cancel", job.jobId]), 1, /^error: INVALID_STATE: The job has already ended \(cancelled\)$/);
+    expectOneLineError(await vektor(["cancel", "job_nope"]), 1, /^error: NOT_FOUND: /);
+    expectOnlyError(await vektor(["jobs", "--limit", "0"]), 2, /--limit must be an integer from 1 to 200/);
+    expectOnlyError(await vektor(["cancel"]), 2, /missing required argument/);
   });
 
   test("error cases: each is one line and a non-zero exit code", async () => {

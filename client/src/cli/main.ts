@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { authCommands } from "./commands/auth";
 import { batchCommand } from "./commands/batch";
 import { fileCommands } from "./commands/files";
+import { jobCommands } from "./commands/jobs";
 import { mcpCommand } from "./commands/mcp";
 import { runCommand } from "./commands/run";
 import { tokenCommands } from "./commands/tokens";
@@ -23,6 +24,7 @@ function program(): Command {
   tokenCommands(p);
   fileCommands(p);
   runCommand(p);
+  jobCommands(p);
   batchCommand(p);
   workflowCommands(p);
   mcpCommand(p);

@@ -3,9 +3,9 @@
  * (60 s by default); a longer run answers 202 with the running job, which `tools.run` then polls
  * until it ends, so a caller always gets the finished job.
  */
-import type { CreateJobBody, Job, ToolDetail, ToolIndexEntry } from "../schemas/job";
+import type { CreateJobBody, Job, JobPage, ToolDetail, ToolIndexEntry } from "../schemas/job";
 import { ApiError } from "./errors";
-import { enc, qs } from "./query";
+import { enc, qs, type PageQuery } from "./query";
 import type { Transport } from "./transport";
 
 export interface WaitOptions {
@@ -29,6 +29,7 @@ export const isFinished = (job: Job) => TERMINAL.has(job.status);
 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
@@ -50,8 +51,16 @@ export function jobsApi(t: Transport) {
   return {
     get,
     wait,
-    /** Create a queued job (POST /api/files); poll it with `wait`. */
+    /** Create a queued job (POST /api/files); poll it with `wait`, stop it with `cancel`. */
     create: (b: CreateJobBody) => t.call<Job>("POST", "/api/files", b),
+    /** The caller's tool jobs, newest first (batch items and workflow steps' jobs included). */
+    list: (q: PageQuery = {}) => t.call<JobPage>("GET", `/api/jobs${qs({ ...q })}`),
+    /**
+     * Cancel a job that belongs to no batch and no workflow run: a queued one ends cancelled at
+     * once; a running one answers `running` with `cancelRequested` and ends cancelled at its
+     * worker's next lease renewal (`wait` for it). An ended job is INVALID_STATE.
+     */
+    cancel: (jobId: string) => t.call<Job>("POST", `/api/jobs/${enc(jobId)}/cancel`, {}),
     /** The latest job that took this file as input. */
     latestForFile: (fileId: string) => t.call<Job>("GET", `/api/files/jobs-latest${qs({ fileId })}`),
     /** The finished job's output files (waits for it first). */

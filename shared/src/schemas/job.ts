@@ -21,7 +21,13 @@ export const Job = Type.Object({
   createdAt: Type.String({ format: "date-time" }),
   startedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   finishedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  batchId: Type.Union([Type.String(), Type.Null()], { description: "the batch this job is an item of (cancel the batch, not the job)" }),
+  runId: Type.Union([Type.String(), Type.Null()], { description: "the workflow run this job is a step's work of (cancel the run, not the job)" }),
+  cancelRequested: Type.Boolean({ description: "a cancel was asked for while the job ran (POST /api/jobs/{jobId}/cancel, or its run's cancel): a job still running stops at its worker's next lease renewal and ends cancelled" }),
 });
+
+/** GET /api/jobs answer: a page of the caller's tool jobs, newest first. */
+export const JobPage = Type.Object({ items: Type.Array(Job), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 
 export const RunToolBody = Type.Object(
   { fileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100 }), params: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
@@ -57,6 +63,7 @@ export const ToolDetail = Type.Object({
 
 export type JobOutput = Static<typeof JobOutput>;
 export type Job = Static<typeof Job>;
+export type JobPage = Static<typeof JobPage>;
 export type RunToolBody = Static<typeof RunToolBody>;
 export type CreateJobBody = Static<typeof CreateJobBody>;
 export type ToolIndexEntry = Static<typeof ToolIndexEntry>;

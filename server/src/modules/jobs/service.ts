@@ -1,16 +1,18 @@
 /**
- * Jobs: validated creation (tool, params, input files), reads, and waiting for completion.
- * The work itself is done by jobs/runner.ts, in this process or another one sharing the DB.
+ * Jobs: validated creation (tool, params, input files), reads, the caller's list, cancel, and
+ * waiting for completion. The work itself is done by jobs/runner.ts, in this process or another
+ * one sharing the DB.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { getTool, validateParams } from "@vektor/wasm-tools";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
+import { pageOf, preparedPages } from "../../http/cursor";
 import { newId } from "../../lib/ids";
 import type { ConfigService } from "../config/service";
 import { requireUploaded } from "../files/require";
-import { jobView, TERMINAL_JOB, type JobRow, type JobView } from "./view";
+import { jobView, runOf, TERMINAL_JOB, type JobRow, type JobView } from "./view";
 
 export interface JobRequest {
   type: string;
@@ -21,10 +23,24 @@ export interface JobRequest {
 const MAX_INPUTS = 100;
 
 export class JobService {
+  /** Called after a cancel reached running jobs, so this process stops its own at once (others at their next lease renewal). */
+  onCancelled: (jobIds: string[]) => void = () => {};
+
+  private readonly pages;
+
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
-  ) {}
+  ) {
+    this.pages = preparedPages<JobRow>("jobs_list", job.createdAt, job.id, (after) =>
+      db
+        .select()
+        .from(job)
+        .where(and(eq(job.userId, sql.placeholder("userId")), eq(job.kind, "tool.run"), after))
+        .orderBy(desc(job.createdAt), desc(job.id))
+        .limit(sql.placeholder("limit")),
+    );
+  }
 
   /** The tool and params check, without touching files (also used before an upload starts). */
   checkRequest(type: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
@@ -68,6 +84,52 @@ export class JobService {
   async view(row: JobRow): Promise<JobView> {
     const outputs = row.outputFileIds.length ? await this.db.select().from(file).where(inArray(file.id, row.outputFileIds)) : [];
     return jobView(row, outputs);
+  }
+
+  /** The caller's tool jobs (batch items and workflow steps' jobs included), newest first. */
+  async list(userId: string, limit: number, cursor: string | undefined): Promise<{ items: JobView[]; nextCursor: string | null }> {
+    const { page, nextCursor } = pageOf(await this.pages({ userId }, limit + 1, cursor), limit);
+    const ids = page.flatMap((r) => r.outputFileIds);
+    const outputs = ids.length ? await this.db.select().from(file).where(inArray(file.id, ids)) : [];
+    return { items: page.map((r) => jobView(r, outputs)), nextCursor };
+  }
+
+  /**
+   * Cancels a job of the caller's own that belongs to no batch and no workflow run (those follow
+   * their batch or run: cancelling one item alone would leave the batch's refund or the run's
+   * step wrong). A queued job ends cancelled and never runs; a running one is marked, the same
+   * mark a workflow cancel sets, and its worker stops it at the next lease renewal (at once when
+   * this process runs it). The row is locked, so a claim (SKIP LOCKED) cannot take it meanwhile.
+   */
+  async cancel(userId: string, jobId: string): Promise<JobView> {
+    const { row, stopping } = await this.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select()
+        .from(job)
+        .where(and(eq(job.id, jobId), eq(job.userId, userId), eq(job.kind, "tool.run")))
+        .for("update");
+      if (!found) throw fail.notFound("Job");
+      if (TERMINAL_JOB.has(found.status)) throw fail.invalidState(`The job has already ended (${found.status})`);
+      if (found.batchId) throw fail.invalidState(`The job is an item of batch ${found.batchId}: cancel the batch (POST /api/batch/${found.batchId}/cancel)`);
+      const runId = runOf(found);
+      if (runId) throw fail.invalidState(`The job is part of workflow run ${runId}: cancel the run (POST /api/workflows/runs/${runId}/cancel)`);
+      if (found.status === "queued") {
+        const [cancelled] = await tx
+          .update(job)
+          .set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The job was cancelled", finishedAt: new Date() })
+          .where(and(eq(job.id, found.id), eq(job.status, "queued")))
+          .returning();
+        return { row: cancelled ?? found, stopping: false };
+      }
+      const [marked] = await tx
+        .update(job)
+        .set({ cancelRequestedAt: sql`coalesce(${job.cancelRequestedAt}, now())` })
+        .where(and(eq(job.id, found.id), eq(job.status, "running")))
+        .returning();
+      return { row: marked ?? found, stopping: true };
+    });
+    if (stopping) this.onCancelled([row.id]);
+    return this.view(row);
   }
 
   /** The newest job that used `fileId` as an input. */

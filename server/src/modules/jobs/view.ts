@@ -19,6 +19,9 @@ export interface JobView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  batchId: string | null;
+  runId: string | null;
+  cancelRequested: boolean;
 }
 
 export function jobView(row: JobRow, outputs: FileRow[]): JobView {
@@ -41,7 +44,16 @@ export function jobView(row: JobRow, outputs: FileRow[]): JobView {
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    batchId: row.batchId,
+    runId: runOf(row),
+    cancelRequested: row.cancelRequestedAt !== null,
   };
+}
+
+/** The workflow run whose step queued this tool job (engine.ts puts it in the job's data), or null. */
+export function runOf(row: JobRow): string | null {
+  const runId = (row.data as { runId?: unknown } | null)?.runId;
+  return typeof runId === "string" ? runId : null;
 }
 
 export const TERMINAL_JOB = new Set(["succeeded", "failed", "cancelled"]);

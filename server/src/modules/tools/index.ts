@@ -1,5 +1,6 @@
-/** The tool catalog (public), running a tool (waits up to 60 s), and the workflow catalog. */
-import { CreateJobBody, Job, RunToolBody, ToolDetail, ToolIndexEntry } from "@vektor/shared/schemas/job";
+/** The tool catalog (public), running a tool (waits up to 60 s), and the caller's jobs: read, list, cancel. */
+import { ListQuery } from "@vektor/shared/schemas/file";
+import { CreateJobBody, Job, JobPage, RunToolBody, ToolDetail, ToolIndexEntry } from "@vektor/shared/schemas/job";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
 import { listManifests } from "@vektor/wasm-tools";
 import { Type } from "@sinclair/typebox";
@@ -7,11 +8,13 @@ import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
 import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
-import { parseSlugs } from "../../http/query";
+import { parseLimit, parseSlugs } from "../../http/query";
 import type { Services } from "../../services";
 import type { JobService } from "../jobs/service";
 import { TERMINAL_JOB } from "../jobs/view";
 import { Idempotency } from "./idempotency";
+
+const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
 
 /** How long POST /api/tools/{slug} waits before answering 202 with the running job. */
 export const TOOL_WAIT_MS = 60_000;
@@ -84,9 +87,32 @@ export function toolsModule(s: Services, jobs: JobService, opts: { waitMs?: numb
       async ({ request, body }) => ok(await jobs.create((await s.callers.require(request, "api")).id, body)),
       docJson(CreateJobBody, { summary: "Create a job (queued; poll GET /api/jobs/{jobId})", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "FEATURE_DISABLED"], data: Job }),
     )
+    .get("/api/jobs", async ({ request, query }) => ok(await jobs.list((await s.callers.require(request, "api")).id, parseLimit(query.limit, 50, 200), query.cursor)), {
+      query: ListQuery,
+      ...doc({
+        summary: "The caller's tool jobs, newest first",
+        description:
+          "Every tool job of the caller, each as GET /api/jobs/{jobId} shows it: those of POST /api/tools/{slug}, POST /api/files and createJob uploads, and also batch items (`batchId` set) and the tool jobs of workflow steps (`runId` set). Another user's jobs never appear.",
+        tags: ["Jobs"],
+        auth: "api",
+        data: JobPage,
+      }),
+    })
     .get("/api/jobs/:jobId", async ({ request, params }) => ok(await jobs.get((await s.callers.require(request, "api")).id, params.jobId)), {
-      params: Type.Object({ jobId: Type.String({ maxLength: 100 }) }),
+      params: JobIdParam,
       ...doc({ summary: "Job status and output", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
+    })
+    .post("/api/jobs/:jobId/cancel", async ({ request, params }) => ok(await jobs.cancel((await s.callers.require(request, "api")).id, params.jobId)), {
+      params: JobIdParam,
+      ...doc({
+        summary: "Cancel a job",
+        description:
+          "A queued job ends `cancelled` at once and never runs. A running job is asked to stop: the answer still says `running` with `cancelRequested: true`, and the job ends `cancelled` when its worker next renews its lease (every third of JOB_LEASE_MS, 10 s by default; at once when the process that answers runs it); poll GET /api/jobs/{jobId}. A job that already ended (succeeded, failed, cancelled): 409 INVALID_STATE. A batch item or a workflow step's job is stopped with its batch or run only (POST /api/batch/{id}/cancel, POST /api/workflows/runs/{runId}/cancel), so cancelling one here is 409 INVALID_STATE naming them. Unknown ids and other users' jobs: 404 NOT_FOUND.",
+        tags: ["Jobs"],
+        auth: "api",
+        errors: ["NOT_FOUND", "INVALID_STATE"],
+        data: Job,
+      }),
     })
     .get("/api/files/jobs-latest", async ({ request, query }) => ok(await jobs.latestForFile((await s.callers.require(request, "api")).id, query.fileId)), {
       query: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) }),

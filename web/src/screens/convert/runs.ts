@@ -2,6 +2,7 @@
  * One conversion on either engine, reported the same way: progress as a fraction with a
  * message, then the results to offer as downloads.
  */
+import type { Job } from "@vektor/shared/schemas/job";
 import { ToolError } from "@vektor/shared/tools/manifest";
 import { client, downloadHref, errorMessage } from "../../api/client";
 import { mimeFor, readFile, uploadFile } from "../../api/files";
@@ -52,6 +53,22 @@ export async function runDevice({ tool, files, params, signal, onProgress }: Run
   }
 }
 
+/**
+ * The job on the server, created queued so its id is known at once, then followed to its end.
+ * Cancel (the signal) cancels the job on the server too, so it stops there instead of running on
+ * unwatched: a queued job never runs, a running one stops at its worker's next lease renewal.
+ */
+async function serverJob(slug: string, fileIds: string[], params: Record<string, unknown>, signal: AbortSignal, onUpdate: (job: Job) => void): Promise<Job> {
+  const created = await client.jobs.create({ type: slug, fileIds, params });
+  try {
+    onUpdate(created);
+    return await client.jobs.wait(created, { signal, onUpdate });
+  } catch (err) {
+    if (signal.aborted) await client.jobs.cancel(created.jobId).catch(() => {});
+    throw err;
+  }
+}
+
 /** Upload (the first half of the bar), run the tool and wait for its job (the second half). */
 export async function runServer({ tool, files, params, signal, onProgress }: RunInput): Promise<Result[]> {
   try {
@@ -65,7 +82,7 @@ export async function runServer({ tool, files, params, signal, onProgress }: Run
       fileIds.push(uploaded.fileId);
     }
     onProgress(0.5, "running on the server");
-    const job = await client.tools.run(tool.slug, fileIds, { params, signal, onUpdate: (j) => onProgress(0.5 + j.progress / 200, `${j.status} on the server`) });
+    const job = await serverJob(tool.slug, fileIds, params, signal, (j) => onProgress(0.5 + j.progress / 200, `${j.status} on the server`));
     if (job.status !== "succeeded") throw new RunFailed(job.errorCode ?? job.status.toUpperCase(), job.error ?? `The job ${job.status}.`);
     return job.outputs.map((o) => ({ name: o.filename, size: o.size, mime: o.mime, href: downloadHref(o.fileId), local: false, read: () => readFile(o.fileId) }));
   } catch (err) {
