@@ -18,11 +18,27 @@ export interface ControlJob<K extends JobKind> {
   attempts: number;
 }
 
+/**
+ * What `run` answers when an attempt did not get through for a reason it expected (a receiver
+ * that answered 503, an SMTP server that refused): the runner tries again per the kind's retry
+ * policy, exactly as after a throw (the attempt counted, the back-off stored as run_after, the
+ * final failure after the last attempt), but logs one line with `reason` and the `log` fields
+ * instead of a stack trace. A throw is for what nobody expected, and is logged with its stack.
+ */
+export interface RetryRequest {
+  retry: string;
+  /** Fields for the attempt's log line (ids that say what was attempted). */
+  log?: Record<string, unknown>;
+}
+
+/** Nothing: the job succeeded. A RetryRequest: this attempt failed and the job should be tried again. */
+export type ControlOutcome = void | RetryRequest;
+
 /** A short job run in the control lane: `run` does the work, and must be safe to run again (a crash re-runs it). */
 export interface ControlHandler<K extends Exclude<JobKind, "tool.run">> {
   kind: K;
   retry: RetryPolicy;
-  run(job: ControlJob<K>): Promise<void>;
+  run(job: ControlJob<K>): Promise<ControlOutcome>;
   /** In the transaction that records the success (e.g. queue the next sweep). */
   onSucceeded?(tx: Tx, job: ControlJob<K>): Promise<void>;
   /** In the transaction that records the final failure, after the last try. */

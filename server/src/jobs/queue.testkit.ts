@@ -14,7 +14,7 @@ import { freshDatabase } from "../db/test-database";
 import { openDatabase, type Database, type Db } from "../db/client";
 import { file, job, user } from "../db/schema";
 import { newId } from "../lib/ids";
-import { createLogger } from "../log";
+import { createLogger, type Logger } from "../log";
 import type { JobRow } from "../modules/jobs/view";
 import { LocalStore } from "../storage/local";
 import { JobHandlers, type AnyHandler, type ControlHandler, type ToolRunHandler } from "./handlers";
@@ -75,14 +75,14 @@ const live: { runner: JobRunner; pool: WorkerPool }[] = [];
 export function makeRunner(
   q: TestQueue,
   handlers: JobHandlers,
-  opts: Partial<RunnerOptions> & { pool?: WorkerPool; limits?: { perUser: number; global: number } } = {},
+  opts: Partial<RunnerOptions> & { pool?: WorkerPool; limits?: { perUser: number; global: number }; log?: Logger } = {},
 ): JobRunner {
-  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, ...rest } = opts;
+  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, log: runnerLog = log, ...rest } = opts;
   const runner = new JobRunner(
     q.db,
     q.store,
     pool,
-    log,
+    runnerLog,
     { timeoutMs: 600_000, leaseMs: 30_000, maxInputBytes: 1 << 30, pollMs: 50, controlLanes: 1, ...rest },
     async () => limits,
     handlers,
@@ -138,6 +138,19 @@ export async function jobRow(db: Db, id: string): Promise<JobRow> {
 export async function countMarked(db: Db, marker: string): Promise<number> {
   const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(job).where(sql`${job.data}->>'runId' = ${marker}`);
   return r.n;
+}
+
+/** A logger at `level` whose lines (parsed) land in the returned array, for tests of what is logged. */
+export function capturedLog(level = "info"): { log: Logger; lines: Record<string, unknown>[]; raw: string[] } {
+  const raw: string[] = [];
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger(level, {
+    write(line: string) {
+      raw.push(line);
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  });
+  return { log, lines, raw };
 }
 
 /** Polls `probe` until it returns a value other than null/undefined/false; fails after a generous deadline. */

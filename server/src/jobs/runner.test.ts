@@ -10,6 +10,7 @@ import type { ControlHandler, Failure } from "./handlers";
 import { enqueue } from "./queue";
 import { claimStatement, QUEUED } from "./runner";
 import {
+  capturedLog,
   clearQueue,
   countMarked,
   gate,
@@ -21,6 +22,7 @@ import {
   openTestQueue,
   SETUP_TIMEOUT,
   stopRunners,
+  waitFor,
   waitForStatus,
   type TestQueue,
 } from "./queue.testkit";
@@ -78,6 +80,90 @@ describe("retries", () => {
     expect(tries).toBe(3);
     expect(failures).toEqual([{ code: "HANDLER_FAILED", message: "try 3 failed" }]);
     expect(await countMarked(q.db, id)).toBe(1);
+  });
+});
+
+describe("a retry asked for without a throw", () => {
+  test("{ retry } counts the attempt and backs off like a throw; each failed attempt is one log line, no stack", async () => {
+    const retry = { attempts: 5, baseDelayMs: 400, maxDelayMs: 10_000 };
+    const tries: number[] = [];
+    const flaky: ControlHandler<"notify.webhook"> = {
+      kind: "notify.webhook",
+      retry,
+      async run() {
+        tries.push(Date.now());
+        if (tries.length < 3) return { retry: `HTTP 503 from receiver (try ${tries.length})`, log: { deliveryId: "dlv_t" } };
+      },
+    };
+    const captured = capturedLog("info");
+    const id = (await enqueue(q.db, { kind: "notify.webhook", data: { deliveryId: "dlv_t" } }))!;
+    // The first retry's row, caught while it waits: status, attempts and run_after as a throw leaves them.
+    makeRunner(q, handlerSet(flaky), { log: captured.log }).start();
+    const waiting = await waitFor("the first retry queued", async () => {
+      const row = await jobRow(q.db, id);
+      return (row.attempts === 1 && row.status === "queued") || row.attempts > 1 ? row : null;
+    });
+    if (waiting.attempts === 1) {
+      expect(waiting).toMatchObject({ status: "queued", errorCode: "HANDLER_FAILED", errorMessage: "HTTP 503 from receiver (try 1)", leaseUntil: null });
+      expect(waiting.runAfter.getTime()).toBeGreaterThan(waiting.startedAt!.getTime());
+    }
+    const done = await waitForStatus(q.db, id, "succeeded");
+    expect(done.attempts).toBe(3);
+    expect(tries).toHaveLength(3);
+    expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(retry.baseDelayMs * 0.5);
+    expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(retry.baseDelayMs * 2 * 0.5);
+    const mine = captured.lines.filter((l) => l.jobId === id);
+    expect(mine.map((l) => [l.msg, l.attempt, l.reason, l.deliveryId, l.kind])).toEqual([
+      ["job attempt failed, will retry", 1, "HTTP 503 from receiver (try 1)", "dlv_t", "notify.webhook"],
+      ["job attempt failed, will retry", 2, "HTTP 503 from receiver (try 2)", "dlv_t", "notify.webhook"],
+    ]);
+    for (const l of mine) expect(l).toMatchObject({ level: 30, maxAttempts: 5, retryInMs: expect.any(Number) });
+    expect(captured.raw.join("")).not.toContain('"stack"');
+    expect(captured.raw.join("")).not.toContain("    at ");
+  });
+
+  test("after the last attempt: failed with the reason, onFailed once, one warn line saying it gave up", async () => {
+    const failures: Failure[] = [];
+    let tries = 0;
+    const down: ControlHandler<"notify.webhook"> = {
+      kind: "notify.webhook",
+      retry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 100 },
+      run: async () => ({ retry: `refused ${++tries}` }),
+      async onFailed(tx, j, failure) {
+        failures.push(failure);
+        await enqueue(tx, markerJob(j.id));
+      },
+    };
+    const captured = capturedLog("info");
+    const id = (await enqueue(q.db, { kind: "notify.webhook", data: { deliveryId: "dlv_down" } }))!;
+    makeRunner(q, handlerSet(down), { log: captured.log }).start();
+    const failed = await waitForStatus(q.db, id, "failed");
+    expect(failed).toMatchObject({ attempts: 3, errorCode: "HANDLER_FAILED", errorMessage: "refused 3" });
+    expect(failures).toEqual([{ code: "HANDLER_FAILED", message: "refused 3" }]);
+    expect(await countMarked(q.db, id)).toBe(1);
+    const mine = captured.lines.filter((l) => l.jobId === id);
+    expect(mine.map((l) => [l.level, l.msg, l.attempt])).toEqual([
+      [30, "job attempt failed, will retry", 1],
+      [30, "job attempt failed, will retry", 2],
+      [40, "job attempt failed, giving up", 3],
+    ]);
+    expect(captured.raw.join("")).not.toContain('"stack"');
+  });
+
+  test("a throw is still logged with its stack", async () => {
+    const broken: ControlHandler<"notify.webhook"> = {
+      kind: "notify.webhook",
+      retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 },
+      run: async () => {
+        throw new Error("nobody expected this");
+      },
+    };
+    const captured = capturedLog("info");
+    const id = (await enqueue(q.db, { kind: "notify.webhook", data: { deliveryId: "dlv_x" } }))!;
+    makeRunner(q, handlerSet(broken), { log: captured.log }).start();
+    await waitForStatus(q.db, id, "failed");
+    const line = await waitFor("the failure's log line", async () => captured.lines.find((l) => l.jobId === id));
+    expect(line).toMatchObject({ msg: "control job failed", err: { message: "nobody expected this", stack: expect.stringContaining("    at ") } });
   });
 });
 

@@ -18,8 +18,8 @@ import { newId } from "../lib/ids";
 import type { Logger } from "../log";
 import type { JobRow } from "../modules/jobs/view";
 import type { ObjectStore } from "../storage/types";
-import type { ControlJob, Failure, JobHandlers, ToolOutcome } from "./handlers";
-import { backoffMs, LANE_KINDS, type JobKind, type Lane } from "./kinds";
+import type { ControlJob, ControlOutcome, Failure, JobHandlers, RetryRequest, ToolOutcome } from "./handlers";
+import { backoffMs, LANE_KINDS, type JobKind, type Lane, type RetryPolicy } from "./kinds";
 import type { WorkerPool } from "./pool";
 
 export interface RunnerOptions {
@@ -189,14 +189,17 @@ export class JobRunner {
     const view: ControlJob<JobKind> = { id: row.id, kind: row.kind as JobKind, data: (row.data ?? {}) as never, userId: row.userId, attempts: row.attempts };
     if (!handler) return this.finalFailure(row, view, { code: "INTERNAL", message: `No handler for job kind ${row.kind}` });
     if (row.attempts > handler.retry.attempts) return this.finalFailure(row, view, { code: "GAVE_UP", message: `Gave up after ${handler.retry.attempts} attempts` });
+    let outcome: ControlOutcome;
     try {
-      await (handler.run as (job: ControlJob<JobKind>) => Promise<void>)(view);
+      outcome = await (handler.run as (job: ControlJob<JobKind>) => Promise<ControlOutcome>)(view);
     } catch (err) {
+      // Nobody expected this: logged with its stack.
       const failure = { code: "HANDLER_FAILED", message: err instanceof Error ? err.message : String(err) };
       this.log.warn({ err, jobId: row.id, kind: row.kind, attempt: row.attempts }, "control job failed");
       if (row.attempts < handler.retry.attempts) return this.retryLater(row, failure, backoffMs(handler.retry, row.attempts));
       return this.finalFailure(row, view, failure);
     }
+    if (outcome) return this.retryRequested(row, view, handler.retry, outcome);
     await this.db.transaction(async (tx) => {
       const done = await tx
         .update(job)
@@ -205,6 +208,23 @@ export class JobRunner {
         .returning({ id: job.id });
       if (done.length) await (handler.onSucceeded as ((tx: unknown, job: ControlJob<JobKind>) => Promise<void>) | undefined)?.(tx, view);
     });
+  }
+
+  /**
+   * The handler said this attempt failed and asked for another (a receiver that answered 503): the
+   * same back-off, or final failure after the last attempt, as a throw gets, and one log line
+   * with the reason and the handler's fields, no stack.
+   */
+  private async retryRequested(row: JobRow, view: ControlJob<JobKind>, policy: RetryPolicy, r: RetryRequest): Promise<void> {
+    const failure = { code: "HANDLER_FAILED", message: r.retry };
+    const fields = { ...r.log, jobId: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: policy.attempts, reason: r.retry };
+    if (row.attempts < policy.attempts) {
+      const delayMs = backoffMs(policy, row.attempts);
+      this.log.info({ ...fields, retryInMs: delayMs }, "job attempt failed, will retry");
+      return this.retryLater(row, failure, delayMs);
+    }
+    this.log.warn(fields, "job attempt failed, giving up");
+    return this.finalFailure(row, view, failure);
   }
 
   /** Back in the queue, not before `delayMs` from now: the back-off survives a restart. */

@@ -8,7 +8,7 @@
 import nodemailer from "nodemailer";
 import type { DeliveryAttempt } from "../../db/schema";
 import type { ControlHandler } from "../../jobs/handlers";
-import { AttemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
+import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
 import { loadDelivery, recordAttempt } from "./deliveries";
 
 /**
@@ -65,8 +65,9 @@ export function notifyEmailHandler(d: NotifyDeps & { publicUrl: string }): Contr
       }
       const attempt = await sendEmail(smtpUrl, d.publicUrl, d.timeoutMs, row.target, JSON.parse(row.body) as { subject: string; text: string });
       await recordAttempt(d.db, row.id, attempt, attempt.outcome === "ok" ? "succeeded" : "pending");
+      // A failed attempt is logged by the queue, once, with whether it will be tried again.
+      if (attempt.outcome !== "ok") return attemptFailed(row, attempt);
       d.log.info({ deliveryId: row.id, runId: row.runId, attempt: job.attempts, outcome: attempt.outcome }, "completion e-mail attempt");
-      if (attempt.outcome !== "ok") throw new AttemptFailed(`delivery ${row.id}: ${attempt.error ?? attempt.outcome}`);
     },
     onFailed: (tx, job) => markFailed(tx, job.data.deliveryId),
   };

@@ -1,12 +1,14 @@
 /**
  * The retry policy and the shared plumbing of both notification kinds: a delivery attempt that
- * did not get through throws, so the queue puts the job back with exponential back-off and
- * jitter stored as its run_after (a restart keeps the schedule); after the last attempt the
- * delivery is marked failed in the transaction that ends the job.
+ * did not get through asks the queue for a retry (no throw: the log has one line per attempt,
+ * not a stack trace), so the queue puts the job back with exponential back-off and jitter stored
+ * as its run_after (a restart keeps the schedule); after the last attempt the delivery is marked
+ * failed in the transaction that ends the job.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
-import { delivery } from "../../db/schema";
+import { delivery, type DeliveryAttempt } from "../../db/schema";
+import type { RetryRequest } from "../../jobs/handlers";
 import type { RetryPolicy } from "../../jobs/kinds";
 import type { Logger } from "../../log";
 import type { ConfigService } from "../../modules/config/service";
@@ -30,8 +32,13 @@ export interface NotifyDeps {
   retryBaseMs: number;
 }
 
-/** Thrown by a handler after recording a failed attempt: the queue tries again later. */
-export class AttemptFailed extends Error {}
+/**
+ * What a handler answers after recording a failed attempt: the queue tries again later and logs
+ * the attempt once, with the delivery, the run, the reason and what the receiver said.
+ */
+export function attemptFailed(row: { id: string; runId: string }, attempt: DeliveryAttempt): RetryRequest {
+  return { retry: attempt.error ?? attempt.outcome, log: { deliveryId: row.id, runId: row.runId, outcome: attempt.outcome, statusCode: attempt.statusCode } };
+}
 
 /** After the last attempt: the delivery gave up (its attempts are already recorded). */
 export async function markFailed(tx: Tx, deliveryId: string): Promise<void> {

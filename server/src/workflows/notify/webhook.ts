@@ -4,7 +4,7 @@
  * on every attempt and every redirect), signed with the run's notifySecret when it has one (same
  * scheme and headers as the inbound hook, a fresh timestamp per attempt), with the delivery id
  * in X-Service-Delivery. A 2xx ends it; a refusal by the guard ends it as blocked, never sent
- * and not retried; anything else is recorded and retried by the queue.
+ * and not retried; anything else is recorded and retried by the queue (asked for, not thrown).
  */
 import { ServiceError } from "@vektor/shared/errors";
 import { DELIVERY_HEADER } from "@vektor/shared/schemas/notify";
@@ -15,7 +15,7 @@ import type { DeliveryAttempt } from "../../db/schema";
 import type { ControlHandler } from "../../jobs/handlers";
 import { signatureHeader } from "../../lib/webhook-signature";
 import { guardedRequest } from "../../net/safe-fetch";
-import { AttemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
+import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
 import { loadDelivery, notifyParams, recordAttempt, type DeliveryRow } from "./deliveries";
 
 export const USER_AGENT = "Vektor-Webhook/1.0";
@@ -69,8 +69,9 @@ export function notifyWebhookHandler(d: NotifyDeps): ControlHandler<"notify.webh
       const attempt = await sendWebhook(row, secret, { allowHosts: await d.config.get("net.allow_hosts"), timeoutMs: d.timeoutMs });
       const status = attempt.outcome === "ok" ? "succeeded" : attempt.outcome === "blocked" ? "blocked" : "pending";
       await recordAttempt(d.db, row.id, attempt, status);
+      // A failed attempt is logged by the queue, once, with whether it will be tried again.
+      if (status === "pending") return attemptFailed(row, attempt);
       d.log.info({ deliveryId: row.id, runId: row.runId, attempt: job.attempts, outcome: attempt.outcome, statusCode: attempt.statusCode }, "completion webhook attempt");
-      if (status === "pending") throw new AttemptFailed(`delivery ${row.id}: ${attempt.error ?? attempt.outcome}`);
     },
     onFailed: (tx, job) => markFailed(tx, job.data.deliveryId),
   };
