@@ -102,7 +102,49 @@ describe("rate limiting", () => {
   });
 });
 
+/** Every operation of the HTTP interface spec (shared/spec/http-interface.md), as its tables list them. */
+const SPEC_OPERATIONS = [
+  "GET /api/health", "GET /status", "GET /api/config/public", "GET /api/config/flags",
+  "GET /api/config/thresholds", "GET /api/config/tools-index", "GET /api/tools/lookup",
+  "GET /openapi.json", "POST /api/tools/{slug}", "POST /api/files/presign-upload",
+  "POST /api/files/confirm", "GET /api/files/jobs-latest", "POST /api/files/import-url",
+  "GET /api/files", "POST /api/files", "GET /api/files/{fileId}", "DELETE /api/files/{fileId}",
+  "GET /api/files/download/{fileId}", "POST /api/files/presign-download",
+  "POST /api/files/multipart/part", "POST /api/files/multipart/complete",
+  "POST /api/files/multipart/abort", "GET /api/jobs/{jobId}", "GET /api/batch/settings",
+  "POST /api/batch/estimate", "POST /api/batch", "GET /api/batch", "GET /api/batch/{id}",
+  "POST /api/batch/{id}/cancel", "POST /api/batch/{id}/retry", "GET /api/batch/{id}/events",
+  "GET /api/batch/{id}/zip", "GET /api/batch/presets", "POST /api/batch/presets",
+  "POST /api/workflows/validate", "GET /api/workflows", "POST /api/workflows",
+  "GET /api/workflows/catalog", "PUT /api/workflows/{id}", "DELETE /api/workflows/{id}",
+  "POST /api/workflows/{id}/estimate", "POST /api/workflows/{id}/run",
+  "GET /api/workflows/runs/{runId}", "POST /api/workflows/runs/{runId}/retry",
+  "POST /api/workflows/runs/{runId}/replay", "GET /api/workflows/{id}/versions",
+  "POST /api/workflows/{id}/versions/{versionId}/restore",
+  "POST /api/workflows/runs/{runId}/approve", "GET /api/workflows/templates",
+  "POST /api/workflows/templates", "DELETE /api/workflows/templates/{id}",
+  "GET /api/workflows/{id}/triggers", "PUT /api/workflows/{id}/triggers",
+  "DELETE /api/workflows/{id}/triggers/{triggerId}", "POST /api/workflows/{id}/hook",
+  "GET /api/tokens", "POST /api/mcp",
+];
+
+/** A path with its parameters unnamed, so `{id}` in the spec matches `{workflowId}` in a route. */
+const shapeOf = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
+
 describe("OpenAPI", () => {
+  test("describes every operation of the spec, itself included (public, the raw document)", async () => {
+    const doc = (await (await fetch(`${srv.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: unknown[]; responses?: Record<string, unknown> }>> };
+    const served = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${shapeOf(path)}`)));
+    const missing = SPEC_OPERATIONS.filter((op) => {
+      const [method, path] = op.split(" ");
+      return !served.has(`${method} ${shapeOf(path)}`);
+    });
+    expect(missing).toEqual([]);
+    const self = doc.paths["/openapi.json"].get;
+    expect(self.security).toEqual([]);
+    expect(JSON.stringify(self.responses?.["200"])).toContain("3.1.0");
+  });
+
   test("/openapi.json is a valid OpenAPI 3.1.0 document, version 1.0.0, with security schemes", async () => {
     const res = await fetch(`${srv.url}/openapi.json`);
     expect(res.status).toBe(200);

@@ -4,6 +4,7 @@
  * and one access log line per request.
  */
 import { ServiceError } from "@vektor/shared/errors";
+import { parseJsonBody } from "@vektor/shared/json";
 import { Elysia } from "elysia";
 import type { Services } from "../services";
 import { classifyError, errorResponse } from "./errors";
@@ -44,16 +45,11 @@ async function readCapped(request: Request, limit: number): Promise<string> {
 
 /**
  * The body parser of every JSON route (named, so streaming routes that say `parse: "none"`
- * are never touched): size-capped, and malformed JSON is a VALIDATION_ERROR.
+ * are never touched): size-capped, depth-capped, and malformed JSON is a VALIDATION_ERROR.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).parser("jsonCapped", async ({ request }) => {
   const text = await readCapped(request, JSON_BODY_LIMIT);
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ServiceError("VALIDATION_ERROR", "Malformed JSON body");
-  }
+  return text.trim() === "" ? undefined : parseJsonBody(text);
 });
 
 /** The path of an absolute request URL, without parsing all of it. */
@@ -84,6 +80,8 @@ export function httpCore(s: Services) {
       const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
       requestIds.set(request, { id, start: performance.now() });
       set.headers["x-request-id"] = id;
+      // A NUL in a path or query value reaches no row: PostgreSQL text cannot hold one.
+      if (request.url.includes("%00")) throw new ServiceError("VALIDATION_ERROR", "The URL holds a NUL character (%00); remove it");
       if (!isRateLimited(request.url)) return;
       const limit = (perMinute: number) => {
         const retryAfter = s.limiter.hit(callerKey(request, () => server?.requestIP(request)?.address ?? null), perMinute);

@@ -26,6 +26,26 @@ function fillJsonBodies(doc: { paths?: Record<string, Record<string, Operation>>
   }
 }
 
+/**
+ * The document describes itself: GET /openapi.json is an operation of the spec, served by the
+ * plugin outside the routes it generates the document from. It answers the raw document.
+ */
+const SELF = {
+  get: {
+    operationId: "getOpenapiJson",
+    summary: "This OpenAPI 3.1 description",
+    description: "The raw OpenAPI 3.1.0 document (`openapi` at the top level), not wrapped in the success envelope, so that any OpenAPI tool reads it as it is. Public; the readable reference of the same document is at /docs.",
+    tags: ["System"],
+    security: [],
+    responses: {
+      "200": {
+        description: "The OpenAPI document",
+        content: { "application/json": { schema: { type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { const: "3.1.0", type: "string" }, info: { type: "object" }, paths: { type: "object" } } } } },
+      },
+    },
+  },
+};
+
 // The package's exports map hides dist/browser; find it beside the package's main entry.
 const scalarBundle = join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js");
 
@@ -43,7 +63,7 @@ const DESCRIPTION = `Upload engineering files (CAD, GIS, point cloud, PCB, BIM, 
 
 **Lists.** \`limit\` is an integer 1..200 (default 50); lists that can grow answer \`{ items, nextCursor }\`; pass \`cursor\` for the next page. \`keys\` filters are comma-separated key names. A page of the file list and a run's detail may be answered from memory for up to \`READ_CACHE_MS\` (1 s): every change drops it at once on the server process that made it, so a client always reads its own writes, and within milliseconds on the other processes sharing the database.
 
-**Limits.** JSON bodies: 1 MiB. Rate limit: \`ratelimit.per_minute\` requests a minute per caller (cookie, token or address), in fixed one-minute windows, counted across every server process sharing a PostgreSQL database (counts are shared every \`RATE_LIMIT_SYNC_MS\`, so processes together may admit a few more between two syncs); over it: 429 \`RATE_LIMITED\` with \`Retry-After\`.
+**Limits.** JSON bodies: 1 MiB, nested at most 64 arrays and objects deep (400 \`VALIDATION_ERROR\` naming the limit; the same for the JSON held in \`graphJson\` and \`paramsJson\`). Text that PostgreSQL cannot store, a NUL character (U+0000, or \`%00\` in a URL) or a lone UTF-16 surrogate, is a 400 \`VALIDATION_ERROR\` too. A request line and headers over 16 KiB are refused by the HTTP layer itself: 431 with no body. Rate limit: \`ratelimit.per_minute\` requests a minute per caller (cookie, token or address), in fixed one-minute windows, counted across every server process sharing a PostgreSQL database (counts are shared every \`RATE_LIMIT_SYNC_MS\`, so processes together may admit a few more between two syncs); over it: 429 \`RATE_LIMITED\` with \`Retry-After\`.
 
 **Errors.**
 
@@ -56,7 +76,10 @@ export function openapiPlugin() {
   return new Elysia({ name: "openapi" })
     // Before the plugin's routes, so it applies to its /openapi.json.
     .onAfterHandle(({ request, response }) => {
-      if (request.url.endsWith("/openapi.json") && response && typeof response === "object" && !(response instanceof Response)) fillJsonBodies(response as never);
+      if (!request.url.endsWith("/openapi.json") || !response || typeof response !== "object" || response instanceof Response) return;
+      const doc = response as { paths?: Record<string, unknown> };
+      fillJsonBodies(doc as never);
+      doc.paths = { ...doc.paths, "/openapi.json": SELF };
     })
     .get("/docs/scalar.js", () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
     .use(

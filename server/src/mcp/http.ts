@@ -4,6 +4,7 @@
  * the JSON-RPC body (one message, version 2.0), so that every refusal is a JSON-RPC error whose
  * `data.code` is a contract code.
  */
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "@vektor/shared/json";
 import { type ErrorCode, ServiceError } from "@vektor/shared/errors";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env } from "../env";
@@ -78,6 +79,7 @@ export async function readMessage(request: Request): Promise<unknown> {
     if (e instanceof ServiceError) throw new RpcRefusal(rpcError(e.status, RPC.invalidRequest, e.message, e.code));
     throw e;
   }
+  if (jsonDepthExceeds(text)) throw new RpcRefusal(rpcError(400, RPC.parseError, `Parse error: messages may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`, "VALIDATION_ERROR"));
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -1,9 +1,11 @@
 /**
- * Better Auth's routes under /api/auth/*, passed through (they keep Better Auth's own answers;
- * only a script's request loses its Sec-Fetch-* headers). The three the contract names are
- * listed in the OpenAPI description.
+ * Better Auth's routes under /api/auth/*, passed through (they keep Better Auth's own successful
+ * answers; only a script's request loses its Sec-Fetch-* headers, and a refusal becomes the
+ * error envelope). The three the contract names are listed in the OpenAPI description.
  */
+import { ERROR_CATALOG, type ErrorCode } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
+import { errorResponse } from "../http/errors";
 import type { Services } from "../services";
 
 const json = (properties: Record<string, unknown>, required: string[]) =>
@@ -25,10 +27,29 @@ function asScriptRequest(request: Request): Request {
   return new Request(request, { headers });
 }
 
+/** The catalog's code for a status Better Auth refused with (its own codes, such as INVALID_EMAIL_OR_PASSWORD, are not the contract's). */
+const CODE_BY_STATUS: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED" };
+
+/**
+ * Every failure is the error envelope with a code of the catalog, at that code's status (an
+ * existing e-mail, which Better Auth answers 422, is a VALIDATION_ERROR of the body); its
+ * message and headers (Retry-After, cookies) are kept.
+ */
+async function asEnvelope(res: Response): Promise<Response> {
+  if (res.status < 400) return res;
+  const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
+  const code = res.status >= 500 ? "INTERNAL" : (CODE_BY_STATUS[res.status] ?? "VALIDATION_ERROR");
+  const message = code !== "INTERNAL" && typeof body?.message === "string" && body.message ? body.message : ERROR_CATALOG[code].message;
+  const headers = Object.fromEntries([...res.headers].filter(([k]) => !["content-length", "content-type", "set-cookie"].includes(k)));
+  const answer = errorResponse(code, message, headers);
+  for (const cookie of res.headers.getSetCookie()) answer.headers.append("set-cookie", cookie);
+  return answer;
+}
+
 const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.session_token cookie" } };
 
 export function authRoutes(s: Services) {
-  const pass = ({ request }: { request: Request }) => s.auth.handler(asScriptRequest(request));
+  const pass = async ({ request }: { request: Request }) => asEnvelope(await s.auth.handler(asScriptRequest(request)));
   return new Elysia()
     .post("/api/auth/sign-up/email", pass, {
       parse: "none",

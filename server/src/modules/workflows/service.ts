@@ -4,6 +4,7 @@
  * does the transitions; this service checks the caller's input and takes the charge, in the
  * same transaction that creates the run, so a refused run creates and charges nothing.
  */
+import { jsonDepthExceeds, MAX_JSON_DEPTH, requireStorableText } from "@vektor/shared/json";
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
@@ -320,12 +321,14 @@ export class WorkflowService {
 /** paramsJson: a JSON object whose notifyUrl is http(s) and notifySecret at least 8 characters. */
 export function checkParamsJson(raw: string | null | undefined): void {
   if (raw === undefined || raw === null || raw === "") return;
+  if (jsonDepthExceeds(raw)) throw fail.validation(`paramsJson may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
     throw fail.validation("paramsJson is not valid JSON");
   }
+  requireStorableText(raw, value, "paramsJson");
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail.validation("paramsJson must hold a JSON object");
   const { notifyUrl, notifySecret } = value as Record<string, unknown>;
   if (notifyUrl !== undefined && (typeof notifyUrl !== "string" || !/^https?:\/\/[^\s]+$/i.test(notifyUrl) || !URL.canParse(notifyUrl))) {

@@ -9,6 +9,7 @@
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { HookBody, TRIGGER_TYPES, WEBHOOK_TOLERANCE_SECONDS, type PutTriggerBody, type TriggerType } from "@vektor/shared/schemas/trigger";
+import { parseJsonBody } from "@vektor/shared/json";
 import { Value } from "@sinclair/typebox/value";
 import { and, asc, eq } from "drizzle-orm";
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -184,12 +185,7 @@ function invalid(message: string): ServiceError {
 /** The body as JSON; an empty body is `{}`. */
 function parseJson(raw: Uint8Array): unknown {
   const text = new TextDecoder().decode(raw);
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw fail.validation("Malformed JSON body");
-  }
+  return text.trim() === "" ? {} : parseJsonBody(text);
 }
 
 /** The hook's JSON body: `{ fileIds?, secret? }`. */
