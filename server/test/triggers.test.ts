@@ -4,7 +4,8 @@
  * charging anything), schedules through the dispatcher (a given `now` whose fire time is already
  * past runs at once, exactly once however often it is dispatched), watches on confirmed uploads
  * and URL imports, and the admin switches. With TEST_DATABASE_URL: two server processes on one
- * PostgreSQL dispatching at the same moment still start each fire time once.
+ * PostgreSQL dispatching at the same moment still start each fire time once. A dispatch as of a
+ * `now` ahead of the clock starts the fire time at `now` at once (issue 18, item 4).
  */
 import { VektorClient, signWebhook } from "@vektor/shared/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { job, workflowTrigger } from "../src/db/schema";
 import { enqueue } from "../src/jobs/queue";
+import { dispatchSchedules } from "../src/workflows/triggers/schedule";
 import { ADMIN_EMAIL, expectApiError, freePort, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
 import { linear } from "./graphs";
 import { makePdf } from "./fixtures";
@@ -161,6 +163,10 @@ describe("triggers API", () => {
       expect(doc.paths[path]?.[method]?.summary).toBeTruthy();
       expect(doc.paths[path]?.[method]?.description).toBeTruthy();
     }
+    // As of `now`: that instant is the present, later fire times wait for the clock.
+    const dispatchOp = doc.paths["/api/admin/system/dispatch-schedules"].post;
+    expect(dispatchOp.description).toContain("A fire time at or before `now` starts its run at once, even when `now` is ahead of the clock");
+    expect(dispatchOp.description).toContain("starts its run when the clock reaches it");
   });
 });
 
@@ -356,6 +362,58 @@ describe("schedule", () => {
     const later = await admin.admin.dispatchSchedules(new Date(fireAt.getTime() + 60_000).toISOString());
     expect(later.fires.filter((f) => f.triggerId === t.id)).toEqual([]);
   });
+
+  test("as of a `now` ahead of the clock: a fire time at `now` starts at once, a later one waits for its time; each starts one run", async () => {
+    const c = await srv.user();
+    const admin = await srv.admin();
+    const db = srv.services.database.db;
+    const deps = { db, config: srv.services.config, workflows: srv.services.workflows, log: srv.services.log };
+    // The next 5-minute boundary, at least 90 s ahead, so a run started before it cannot be the clock getting there.
+    const FIVE_MIN = 300_000;
+    let boundary = Math.ceil(Date.now() / FIVE_MIN) * FIVE_MIN;
+    if (boundary - Date.now() < 90_000) boundary += FIVE_MIN;
+    const now = new Date(boundary);
+    const later = new Date(boundary + 120_000);
+    const fireJobs = (triggerId: string, at: Date) => db.select().from(job).where(eq(job.dedupeKey, `schedule.fire:${triggerId}:${at.toISOString()}`));
+
+    // Queued by the automatic dispatcher before the call: delayed to its exact minute.
+    const wPre = await c.workflows.create({ name: "every 5, queued before", graphJson: PASS });
+    const tPre = await c.workflows.triggers.put(wPre.id, { type: "schedule", config: { cron: "*/5 * * * *" } });
+    const auto = await dispatchSchedules(deps, new Date(boundary - 60_000), new Date(boundary + 240_000));
+    expect(auto.fires.filter((f) => f.triggerId === tPre.id).map((f) => f.fireAt)).toEqual([now.toISOString()]);
+    expect((await fireJobs(tPre.id, now)).map((j) => [j.status, j.runAfter.getTime()])).toEqual([["queued", boundary]]);
+
+    const wNow = await c.workflows.create({ name: "every 5", graphJson: PASS });
+    const tNow = await c.workflows.triggers.put(wNow.id, { type: "schedule", config: { cron: "*/5 * * * *" } });
+    const wLater = await c.workflows.create({ name: "two minutes after", graphJson: PASS });
+    const tLater = await c.workflows.triggers.put(wLater.id, { type: "schedule", config: { cron: dailyAt(later) } });
+    try {
+      const res = await admin.admin.dispatchSchedules(now.toISOString());
+      const firesOf = (r: typeof res, triggerId: string) => r.fires.filter((f) => f.triggerId === triggerId).map((f) => f.fireAt);
+      expect([firesOf(res, tNow.id), firesOf(res, tPre.id), firesOf(res, tLater.id)]).toEqual([[now.toISOString()], [now.toISOString()], [later.toISOString()]]);
+
+      // Within seconds, not when the clock reaches the boundary (the wait gives up well before it).
+      for (const w of [wNow, wPre]) {
+        const [run] = await waitFor(`the run of ${w.name}`, () => runsOf(c, w.id), (r) => r.length > 0, 60_000);
+        expect(run.trigger).toBe("schedule");
+        expect(Date.parse(run.createdAt)).toBeLessThan(boundary);
+      }
+      // Later than `now`: still a delayed job for its own time, and no run.
+      expect((await fireJobs(tLater.id, later)).map((j) => [j.status, j.runAfter.getTime()])).toEqual([["queued", later.getTime()]]);
+      expect(await runsOf(c, wLater.id)).toEqual([]);
+
+      // Dispatched again by hand, then automatically: nothing more is queued or started.
+      const again = await admin.admin.dispatchSchedules(now.toISOString());
+      const autoAgain = await dispatchSchedules(deps, now, new Date(boundary + FIVE_MIN));
+      for (const r of [again, autoAgain]) expect([firesOf(r, tNow.id), firesOf(r, tPre.id), firesOf(r, tLater.id)]).toEqual([[], [], []]);
+      await queueIdle(["schedule.fire"]);
+      expect([(await runsOf(c, wNow.id)).length, (await runsOf(c, wPre.id)).length, (await runsOf(c, wLater.id)).length]).toEqual([1, 1, 0]);
+      expect([(await fireJobs(tNow.id, now)).length, (await fireJobs(tPre.id, now)).length, (await fireJobs(tLater.id, later)).length]).toEqual([1, 1, 1]);
+    } finally {
+      // The clock reaches these fire times after the test: with the triggers gone, they start nothing.
+      for (const [w, t] of [[wPre, tPre], [wNow, tNow], [wLater, tLater]] as const) await c.workflows.triggers.delete(w.id, t.id);
+    }
+  }, 120_000);
 
   test("a schedule at a minute that is not a multiple of 5 fires at its minute; every fire time in the window is queued", async () => {
     const c = await srv.user();

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { job } from "../db/schema";
-import { enqueue } from "./queue";
+import { dueNow, enqueue } from "./queue";
 import type { ControlHandler } from "./handlers";
 import { clearQueue, gate, handlerSet, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
 
@@ -81,5 +81,36 @@ describe("run_after", () => {
     expect(ran).toEqual([now, delayed]);
     expect(done.startedAt!.getTime()).toBeGreaterThanOrEqual(runAfter.getTime());
     expect(done.attempts).toBe(1);
+  });
+});
+
+describe("dueNow", () => {
+  test("a queued job delayed under a key becomes due now and is taken at once; an already due, running or absent key gives null", async () => {
+    const runner = makeRunner(q, handlerSet());
+    const delayed = (await enqueue(q.db, { ...step(1), runAfter: new Date(Date.now() + 3_600_000), dedupeKey: "later" }))!;
+    expect(await runner.claim("control")).toBeNull();
+    expect(await dueNow(q.db, "later")).toBe(delayed);
+    expect(await dueNow(q.db, "later")).toBeNull(); // already due
+    expect((await runner.claim("control"))?.id).toBe(delayed);
+    expect(await dueNow(q.db, "later")).toBeNull(); // running
+    expect(await dueNow(q.db, "nobody")).toBeNull();
+  });
+
+  test("the lane is woken: a runner polling once a minute takes the job at once", async () => {
+    const ran: string[] = [];
+    const record: ControlHandler<"workflow.step"> = { kind: "workflow.step", retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 }, run: async (j) => void ran.push(j.id) };
+    const runner = makeRunner(q, handlerSet(record), { pollMs: 60_000 });
+    const unlisten = await q.listen("vektor_jobs", (lane) => lane === "control" && runner.poke("control"));
+    try {
+      const delayed = (await enqueue(q.db, { ...step(1), runAfter: new Date(Date.now() + 3_600_000), dedupeKey: "woken" }))!;
+      runner.start();
+      // Every lane asleep under the minute-long poll (the first claims found the job not due).
+      await Bun.sleep(300);
+      expect(ran).toEqual([]);
+      expect(await dueNow(q.db, "woken")).toBe(delayed);
+      await waitForStatus(q.db, delayed, "succeeded", 30_000);
+    } finally {
+      await unlisten();
+    }
   });
 });

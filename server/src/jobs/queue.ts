@@ -3,7 +3,7 @@
  * transition and the work it causes commit together. A dedupe key that a live job already holds
  * makes the insert a no-op: the same work is never queued twice.
  */
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -40,4 +40,21 @@ export async function enqueue<K extends Exclude<JobKind, "tool.run">>(db: Db | T
     .onConflictDoNothing({ target: job.dedupeKey, where: sql`status in ('queued', 'running')` })
     .returning({ id: job.id });
   return rows[0]?.id ?? null;
+}
+
+/**
+ * The queued job holding `dedupeKey`, when it waits for a later moment, becomes due now and one
+ * idle lane of its kind is woken (the job table's triggers notify inserts and requeues only).
+ * Returns its id, or null when no job waits under that key (none, running, or already due).
+ * What made a duplicate enqueue a no-op can still be asked for sooner this way.
+ */
+export async function dueNow(db: Db | Tx, dedupeKey: string): Promise<string | null> {
+  const rows = await db
+    .update(job)
+    .set({ runAfter: sql`now()` })
+    .where(and(eq(job.dedupeKey, dedupeKey), eq(job.status, "queued"), sql`${job.runAfter} > now()`))
+    .returning({ id: job.id, lane: job.lane });
+  if (!rows[0]) return null;
+  await db.execute(sql`select pg_notify('vektor_jobs', ${rows[0].lane})`);
+  return rows[0].id;
 }

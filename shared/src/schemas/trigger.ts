@@ -55,7 +55,7 @@ export const DispatchResult = Type.Object({
   windowStart: Type.String({ format: "date-time" }),
   windowEnd: Type.String({ format: "date-time", description: "exclusive" }),
   triggers: Type.Integer({ description: "schedule triggers looked at" }),
-  fires: Type.Array(Type.Object({ triggerId: Type.String(), workflowId: Type.String(), fireAt: Type.String({ format: "date-time" }) }), { description: "fire times queued by this call (each runs at its time; one already past runs at once)" }),
+  fires: Type.Array(Type.Object({ triggerId: Type.String(), workflowId: Type.String(), fireAt: Type.String({ format: "date-time" }) }), { description: "fire times queued (or brought forward) by this call: one at or before the dispatch's `now` runs at once, a later one at its time" }),
 });
 export type DispatchResult = typeof DispatchResult.static;
 

@@ -73,7 +73,7 @@ export function adminModule(s: Services, files: FileService) {
       },
       {
         ...docJson(Type.Optional(NowBody), { summary: "Run the schedule dispatcher once, as of `now`",
-          description: "Queues every schedule trigger's fire times in [now, now + 5 min) (default now: the database clock) as delayed jobs, each starting its run at its time, or at once when that time is already past; a fire time starts at most one run however often it is dispatched (here, by the 5-minute system job, or by several processes). Answers the window and the fire times this call queued (those already queued or started are left out). workflow.schedule_enabled off: nothing is queued. The same job runs by itself every 5 minutes.",
+          description: "Queues every schedule trigger's fire times in [now, now + 5 min) (default now: the database clock), as of `now`: that instant is taken as the present. A fire time at or before `now` starts its run at once, even when `now` is ahead of the clock (e.g. the next 5-minute boundary: a `*/5` schedule starts within seconds, not when the clock gets there), and one the automatic dispatcher already queued for its minute is brought forward. A later fire time in the window stays a delayed job that starts its run when the clock reaches it. A fire time starts at most one run however often it is dispatched (here, by the 5-minute system job, or by several processes). Answers the window and the fire times this call queued or brought forward (those already queued for later, or started, are left out). workflow.schedule_enabled off: nothing is queued. The same job runs by itself every 5 minutes, each fire time at its exact minute.",
           tags: ["Admin"],
           auth: "admin",
           data: DispatchResult,

@@ -166,10 +166,14 @@ export class TriggerService {
     return t ?? null;
   }
 
-  /** Runs the schedule dispatcher once for [now, now + 5 min) (default now: the database clock); see workflows/triggers/schedule.ts. */
+  /**
+   * Runs the schedule dispatcher once for [now, now + 5 min) (default now: the database clock), as
+   * of `now`: a fire time at `now` starts at once even when `now` is ahead of the clock; see
+   * workflows/triggers/schedule.ts.
+   */
   async dispatch(now?: Date) {
     const start = now ?? (await dbNow(this.d.db));
-    return dispatchSchedules(this.d, start, new Date(start.getTime() + DISPATCH_WINDOW_MS));
+    return dispatchSchedules(this.d, start, new Date(start.getTime() + DISPATCH_WINDOW_MS), start);
   }
 
   /** In the transaction that makes an upload UPLOADED: queue the owner's matching watch triggers. */

@@ -5,15 +5,18 @@
  * per (trigger, fire time) by dedupe key: a schedule at minute 7 fires at minute 7, not at the
  * next dispatch. Consecutive windows join end to start and the next dispatch runs a minute
  * before its window opens, so no fire time falls between two. `schedule.fire` starts the run
- * exactly once (start.ts). `workflow.schedule_enabled` off: the dispatcher queues nothing and a
- * fire already queued starts nothing.
+ * exactly once (start.ts). A dispatch by hand "as of" a moment (the admin route) takes that
+ * moment as the present: fire times at or before it start at once, even one the automatic
+ * dispatcher already queued for its minute; later ones wait for their time as usual.
+ * `workflow.schedule_enabled` off: the dispatcher queues nothing and a fire already queued
+ * starts nothing.
  */
 import type { DispatchResult } from "@vektor/shared/schemas/trigger";
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { resultRows, type Db, type Tx } from "../../db/client";
 import { webhookSignature, workflow, workflowTrigger, workflowTriggerFire } from "../../db/schema";
 import type { ControlHandler } from "../../jobs/handlers";
-import { enqueue } from "../../jobs/queue";
+import { dueNow, enqueue } from "../../jobs/queue";
 import { fireTimes, firesAt } from "./cron";
 import { fireOnce, loadTrigger, type TriggerJobDeps } from "./start";
 
@@ -43,9 +46,12 @@ export function scheduleDispatch(db: Db | Tx, from?: Date): Promise<string | nul
 /**
  * Queues the fire times in [start, end) of every schedule trigger as delayed `schedule.fire`
  * jobs (a time already past runs at once). Fire times that already started their run, or whose
- * job is still queued, are not queued again.
+ * job is still queued, are not queued again. With `asOf` (a dispatch by hand), fire times at or
+ * before it are due now whatever the clock says, and a job already queued for one of them later
+ * is made due now (reported as queued by this call); without it (the automatic dispatcher), each
+ * fire runs at its exact time.
  */
-export async function dispatchSchedules(d: TriggerJobDeps, start: Date, end: Date): Promise<DispatchResult> {
+export async function dispatchSchedules(d: TriggerJobDeps, start: Date, end: Date, asOf?: Date): Promise<DispatchResult> {
   const result: DispatchResult = { windowStart: start.toISOString(), windowEnd: end.toISOString(), triggers: 0, fires: [] };
   if (!(await d.config.get("workflow.schedule_enabled"))) return result;
   const triggers = await d.db
@@ -71,7 +77,10 @@ export async function dispatchSchedules(d: TriggerJobDeps, start: Date, end: Dat
     for (const at of times) {
       if (started.has(`${t.id}@${at.getTime()}`)) continue;
       const fireAt = at.toISOString();
-      const id = await enqueue(d.db, { kind: "schedule.fire", data: { triggerId: t.id, fireAt }, userId: t.userId, runAfter: at, dedupeKey: `schedule.fire:${t.id}:${fireAt}` });
+      const dedupeKey = `schedule.fire:${t.id}:${fireAt}`;
+      const due = asOf !== undefined && at.getTime() <= asOf.getTime();
+      // Due: no run_after of its own (the database's now), and a live job queued for its minute is brought forward.
+      const id = (await enqueue(d.db, { kind: "schedule.fire", data: { triggerId: t.id, fireAt }, userId: t.userId, runAfter: due ? undefined : at, dedupeKey })) ?? (due ? await dueNow(d.db, dedupeKey) : null);
       if (id) result.fires.push({ triggerId: t.id, workflowId: t.workflowId, fireAt });
     }
   }
