@@ -50,10 +50,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Runs bun test, echoing its output, and adds its counts to the totals. */
-async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
-  console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
-  const child = spawn(bun, ["test", "--timeout", "60000", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** Runs a test command, echoing its output; its exit code and the last of its output (colours stripped). */
+async function echoed(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; tail: string }> {
+  const child = spawn(bun, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   const keep = (chunk: Buffer, out: NodeJS.WriteStream) => {
     out.write(chunk);
@@ -62,11 +61,34 @@ async function bunTest(label: string, args: string[], env: Record<string, string
   child.stdout.on("data", (c) => keep(c, process.stdout));
   child.stderr.on("data", (c) => keep(c, process.stderr));
   const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
-  const passed = Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0);
-  const failed = Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0);
+  return { code, tail: tail.replace(/\x1b\[[0-9;]*m/g, "") };
+}
+
+/** Adds a suite's counts to the totals; a non-zero exit with no failed test counts as one failure. */
+function count(label: string, passed: number, failed: number, code: number): void {
   totals.passed += passed;
   totals.failed += failed + (code !== 0 && failed === 0 ? 1 : 0);
   console.log(`[test] ${label}: ${passed} passed, ${failed} failed (exit ${code})`);
+}
+
+/** Runs bun test, echoing its output, and adds its counts to the totals. */
+async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
+  const { code, tail } = await echoed(["test", "--timeout", "60000", ...args], root, env);
+  count(label, Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0), Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0), code);
+}
+
+/**
+ * The web app's unit tests (Vitest, web/package.json's `test`), on the files named or all;
+ * counts from its `Tests  N failed | N passed (N)` line. On Bun: Vitest 5 wants Node 22, and
+ * on Node 20 its failure report crashes (Map.groupBy).
+ */
+async function webTest(paths: string[]): Promise<void> {
+  const args = paths.map((p) => p.replace(/^(\.\/)?web\/?/, "")).filter(Boolean);
+  console.log(`\n[test] web unit (Vitest): vitest run ${args.join(" ")}`);
+  const { code, tail } = await echoed(["--bun", "run", "test", ...args], join(root, "web"));
+  const line = /^\s*Tests\s+(.*)$/m.exec(tail)?.[1] ?? "";
+  count("web unit (Vitest)", Number(/(\d+) passed/.exec(line)?.[1] ?? 0), Number(/(\d+) failed/.exec(line)?.[1] ?? 0), code);
 }
 
 /**
@@ -108,8 +130,9 @@ async function startPostgres(): Promise<{ url: string; stop: () => void } | null
   };
 }
 
-/** Paths under e2e/ pick browser specs; every other path goes to bun test as before. */
+/** Paths under e2e/ pick browser specs, paths under web/ the web app's Vitest; every other path goes to bun test as before. */
 const isE2e = (path: string) => /^(\.\/)?e2e(\/|$)/.test(path);
+const isWeb = (path: string) => /^(\.\/)?web(\/|$)/.test(path);
 
 /**
  * Browser end-to-end specs (e2e/*.e2e.ts, a name bun test does not pick up by itself): Debian's
@@ -131,10 +154,13 @@ async function browserE2e(paths: string[]): Promise<void> {
 
 aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg));
 
-const only = process.argv.slice(2).filter((p) => !isE2e(p));
+const only = process.argv.slice(2).filter((p) => !isE2e(p) && !isWeb(p));
 const e2eArgs = process.argv.slice(2).filter(isE2e);
-const e2eOnly = e2eArgs.length > 0 && only.length === 0;
+const webArgs = process.argv.slice(2).filter(isWeb);
+// Only browser specs or web tests named: no bun test run, no PostgreSQL.
+const e2eOnly = (e2eArgs.length > 0 || webArgs.length > 0) && only.length === 0;
 if (process.argv.length === 2) typecheck();
+if (process.argv.length === 2 || webArgs.length > 0) await webTest(webArgs);
 if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
 
 const pg = e2eOnly ? null : await startPostgres();

@@ -4,8 +4,8 @@
  * depth) and whether the formats flowing along every edge can be taken by its target. Every
  * problem becomes an issue `{ code, message, nodeId? }`; nothing throws for a bad graph.
  */
-import { FORMATS } from "@vektor/shared/formats";
 import type { Graph, GraphNode, ValidationIssue } from "@vektor/shared/schemas/workflow";
+import { ALL_FORMATS, checkPassThroughIo, describeFormats, flowFormats, type FlowNode, type FlowProblem, type Formats } from "@vektor/shared/workflows/formats";
 import { checkParams } from "@vektor/wasm-tools";
 import { cycles, topoOrder, type Link } from "./graph";
 import { getNodeKind, SOURCE_TYPE, SUB_WORKFLOW_TYPE } from "./nodes/index";
@@ -35,8 +35,6 @@ export interface GraphValidation {
   steps: number;
 }
 
-const ALL_FORMATS: ReadonlySet<string> = new Set(FORMATS.map((f) => f.id));
-
 /** A graph made ready for checks: unique nodes, their kinds and checked params, usable links, an order. */
 interface Prepared {
   nodes: GraphNode[];
@@ -48,7 +46,7 @@ interface Prepared {
   issues: ValidationIssue[];
 }
 
-const label = (node: GraphNode) => `"${node.id}" (${node.type})`;
+const label = (node: Pick<GraphNode, "id" | "type">) => `"${node.id}" (${node.type})`;
 
 /** Ids, edges and cycles: the issues, and the links that join two existing, different nodes (each once). */
 function checkStructure(graph: Graph, p: Prepared): void {
@@ -228,36 +226,32 @@ export function tooManyStepsMessage(steps: number, maxSteps: number): string {
 }
 
 // ---- formats along the edges ------------------------------------------------------------
+// The flow itself is shared with the web editor (shared/src/workflows/formats.ts); here it gets
+// the kinds' io and params, sub-workflows resolved from the database, and the server's wording.
 
-type Formats = ReadonlySet<string>;
-
-const intersect = (a: Formats, b: Iterable<string>): Set<string> => new Set([...b].filter((f) => a.has(f)));
-
-function describeFormats(formats: Formats): string {
-  if (formats.size === 0) return "no files";
-  if (formats.size === ALL_FORMATS.size) return "any format";
-  const list = [...formats];
-  return list.length > 8 ? `${list.slice(0, 8).join(", ")}, ...` : list.join(", ");
+/** A prepared graph's nodes as the shared flow sees them. */
+function flowNodes(p: Prepared): FlowNode[] {
+  return p.nodes.map((node) => {
+    const kind = p.kinds.get(node.id);
+    const params = p.params.get(node.id);
+    const picked = params && kind?.producesFor?.(params);
+    const runs = referenced(p, node);
+    return { id: node.id, type: node.type, io: kind?.description.io, narrow: node.data.io, ...(picked ? { picked } : {}), ...(runs !== undefined ? { runs } : {}) };
+  });
 }
 
-/**
- * `data.io` narrowing of one side (accepts or produces): the node's own list intersected with it.
- * Formats outside the kind's own set (or unknown) are an IO_MISMATCH on the node.
- */
-function narrowed(node: GraphNode, side: "accepts" | "produces", own: Formats, report: ValidationIssue[] | null): Formats {
-  const wanted = node.data.io?.[side];
-  if (!wanted) return own;
-  const outside = wanted.filter((f) => !own.has(f));
-  if (outside.length === 0) return intersect(own, wanted);
-  if (report) {
-    const why = !ALL_FORMATS.has(outside[0]) ? "not a known format" : `not something ${node.type} ${side === "accepts" ? "accepts" : "produces"} (${describeFormats(own)})`;
-    report.push({ code: "IO_MISMATCH", message: `Node "${node.id}": io.${side} lists "${outside[0]}", ${why}: remove it from io.${side}`, nodeId: node.id });
+/** A problem of the flow as a validation issue, worded for someone editing the graph's JSON. */
+function flowIssue(problem: FlowProblem): ValidationIssue {
+  const { node } = problem;
+  if (problem.code === "IO_MISMATCH") {
+    return { code: "IO_MISMATCH", message: `Node ${label(node)} accepts ${describeFormats(problem.accepts)}, but ${label(problem.source)} produces ${describeFormats(problem.produces)}: connect a node that gives what it accepts, or put a conversion step between them`, nodeId: node.id };
   }
-  // A narrowing that is partly wrong is ignored, so the edges are judged on what the kind does.
-  return own;
+  const { side, format, own } = problem;
+  const why = !ALL_FORMATS.has(format) ? "not a known format" : `not something ${node.type} ${side === "accepts" ? "accepts" : "produces"} (${describeFormats(own)})`;
+  return { code: "IO_MISMATCH", message: `Node "${node.id}": io.${side} lists "${format}", ${why}: remove it from io.${side}`, nodeId: node.id };
 }
 
-/** Flows formats through prepared graphs in topological order; sub-workflows flow with their op node's inputs. */
+/** Flows formats through prepared graphs; sub-workflows flow with their op node's inputs. */
 class FormatFlow {
   private readonly exits = new Map<string, Promise<Formats>>();
 
@@ -269,60 +263,11 @@ class FormatFlow {
    * Mismatches are pushed to `report` (null for sub-workflows: their own validation reports them).
    */
   async run(p: Prepared, seed: Formats, depth: number, report: ValidationIssue[] | null): Promise<Map<string, Formats>> {
-    const out = new Map<string, Formats>();
-    const byId = new Map(p.nodes.map((n) => [n.id, n]));
-    const unsure = new Set<string>(); // nodes whose outputs are not known; edges from them are not judged
-    for (const id of p.order ?? []) {
-      const node = byId.get(id)!;
-      const kind = p.kinds.get(id);
-      const incoming = p.links.filter((l) => l.target === id);
-      if (!kind) {
-        unsure.add(id);
-        out.set(id, ALL_FORMATS);
-        continue;
-      }
-      const io = kind.description.io;
-      // null: takes anything (a kind that accepts any format, not narrowed by data.io.accepts).
-      const own = io.accepts === "any" ? (node.data.io?.accepts ? ALL_FORMATS : null) : new Set<string>(io.accepts);
-      const accepts = own && narrowed(node, "accepts", own, report);
-      let given: Set<string> = incoming.length ? new Set() : new Set(seed);
-      let mismatch = false;
-      for (const { source } of incoming) {
-        const from = out.get(source)!;
-        const taken = accepts ? intersect(accepts, from) : new Set(from);
-        if (accepts && taken.size === 0 && !unsure.has(source)) {
-          mismatch = true;
-          report?.push({ code: "IO_MISMATCH", message: `Node ${label(node)} accepts ${describeFormats(accepts)}, but ${label(byId.get(source)!)} produces ${describeFormats(from)}: connect a node that gives what it accepts, or put a conversion step between them`, nodeId: id });
-        }
-        given = new Set([...given, ...taken]);
-      }
-      // A node whose inputs were refused is judged as if it got what it accepts, so one mistake
-      // is reported once; what a pass-through node then gives is a guess, not judged further.
-      if (mismatch) {
-        given = new Set(accepts ?? ALL_FORMATS);
-        if (io.produces === "inputs") unsure.add(id);
-      }
-      out.set(id, await this.produces(p, node, kind, given, depth, report));
-    }
-    return out;
-  }
-
-  private async produces(p: Prepared, node: GraphNode, kind: NodeKind, given: Formats, depth: number, report: ValidationIssue[] | null): Promise<Formats> {
-    const io = kind.description.io;
-    const sub = referenced(p, node);
-    const nestedSource = depth > 0 && node.type === SOURCE_TYPE;
-    const passes = io.produces === "inputs" || nestedSource;
-    let formats: Formats;
-    if (sub !== undefined) formats = await this.subWorkflow(sub, given, depth + 1);
-    else if (io.produces === "inputs" || nestedSource) formats = given;
-    else formats = new Set<string>(io.produces);
-    const params = p.params.get(node.id);
-    const picked = params && kind.producesFor?.(params);
-    if (picked) formats = intersect(formats, picked);
-    // What a pass-through node gives depends on its inputs, so its io.produces can only keep some.
-    const wanted = node.data.io?.produces;
-    if (sub !== undefined || passes) return wanted ? intersect(formats, wanted) : formats;
-    return narrowed(node, "produces", formats, report);
+    const graph = { nodes: flowNodes(p), links: p.links, order: p.order ?? [] };
+    const flow = flowFormats(graph, { seed, nested: depth > 0, report: report ? (problem) => report.push(flowIssue(problem)) : undefined });
+    let step = flow.next();
+    while (!step.done) step = flow.next(await this.subWorkflow(step.value.workflowId, step.value.given, depth + 1));
+    return step.value.formats;
   }
 
   /** What the exits of sub-workflow `id` (at `depth`) give for inputs `given`; any format when unknowable. */
@@ -346,18 +291,6 @@ class FormatFlow {
 }
 
 /**
- * `data.io` on a pass-through node narrows what it gives; since what it gives depends on its
- * inputs, only formats that are not formats at all are reported there.
- */
-function checkPassThroughIo(p: Prepared): void {
-  for (const node of p.nodes) {
-    const kind = p.kinds.get(node.id);
-    if (kind?.description.io.produces !== "inputs") continue;
-    narrowed(node, "produces", ALL_FORMATS, p.issues);
-  }
-}
-
-/**
  * Checks a graph (see the module comment for the list). `steps` counts op steps including
  * sub-workflows'; over `maxSteps` is TOO_MANY_STEPS. Format compatibility is judged only on an
  * acyclic graph.
@@ -373,7 +306,7 @@ export async function validateGraph(graph: Graph, opts: ValidateOptions): Promis
     p.issues.push({ code: "TOO_MANY_STEPS", message: tooManyStepsMessage(steps, opts.maxSteps) });
   }
   if (p.order) {
-    checkPassThroughIo(p);
+    checkPassThroughIo(flowNodes(p), (problem) => p.issues.push(flowIssue(problem)));
     await new FormatFlow(refs).run(p, new Set(), 0, p.issues);
   }
   return { ok: p.issues.length === 0, issues: p.issues, steps };

@@ -17,10 +17,8 @@ import { sourceUpload } from "./source-upload";
 import { triggerManual, triggerSchedule, triggerWebhook } from "./trigger";
 import type { NodeKind } from "./types";
 
-/** The type of the node that brings files into a run (every graph needs one). */
-export const SOURCE_TYPE = "source.upload";
-/** The type of the node that runs another workflow (expanded into the run by expand.ts). */
-export const SUB_WORKFLOW_TYPE = "op.workflow";
+// Named in shared/ because the format flow there (validation, the web editor) treats them apart.
+export { SOURCE_TYPE, SUB_WORKFLOW_TYPE } from "@vektor/shared/workflows/kinds";
 
 const TYPE = /^(trigger|source|op|logic|sink)\.[a-z0-9][a-z0-9.-]*$/;
 

@@ -4,28 +4,17 @@
  * that takes several files in one run (pdf.merge), one job over all of them.
  */
 import { ToolError, type ToolManifest } from "@vektor/shared/tools/manifest";
-import type { TSchema } from "@sinclair/typebox";
+import { chosenFormats as choiceFormats } from "@vektor/shared/workflows/formats";
 import type { ToolEntry } from "@vektor/wasm-tools";
 import { fileFormats } from "../files";
 import type { FileRef, NodeKind, StepContext, StepResult } from "./types";
 
-/** Whether a param's schema is a choice among literal values (`Type.Union` of literals, or `enum`). */
-function isChoice(schema: TSchema): boolean {
-  const s = schema as TSchema & { anyOf?: { const?: unknown }[]; enum?: unknown[] };
-  return Array.isArray(s.enum) || (Array.isArray(s.anyOf) && s.anyOf.length > 0 && s.anyOf.every((o) => "const" in o));
-}
-
 /**
- * The output formats a tool's params pick: the values of its choice params that are formats the
- * tool produces (cad.convert `format: "stl"`, gis.convert `to: "gpkg"`), or undefined when none
- * does. Free-text params are not read: a PDF title "pdf" says nothing about the output.
+ * The output formats a tool's params pick (cad.convert `format: "stl"`, gis.convert `to:
+ * "gpkg"`), or undefined when none does; the rule is shared with the web editor.
  */
 export function chosenFormats(manifest: ToolManifest, params: Record<string, unknown>): string[] | undefined {
-  const produces = new Set<string>(manifest.io.produces);
-  const picked = Object.entries(manifest.params.properties)
-    .filter(([key, schema]) => isChoice(schema) && typeof params[key] === "string" && produces.has(params[key] as string))
-    .map(([key]) => params[key] as string);
-  return picked.length ? [...new Set(picked)] : undefined;
+  return choiceFormats(manifest.params, manifest.io.produces, params);
 }
 
 function accepted(manifest: ToolManifest, ctx: StepContext): FileRef[] {
