@@ -32,6 +32,7 @@ import { TriggerService } from "./modules/workflows/triggers";
 import { deriveSecretKey } from "./lib/secret-box";
 import { scheduleDispatch } from "./workflows/triggers/schedule";
 import { queueNotifications } from "./workflows/notify/deliveries";
+import { NotifySecrets, sealPlaintextNotifySecrets } from "./workflows/notify/secret";
 import { createStore } from "./storage";
 import { isLane } from "./jobs/kinds";
 
@@ -53,6 +54,11 @@ export async function buildServices(env: Env): Promise<Services> {
   changes.on("table", (table) => reads.changed(table));
   const config = new ConfigService(database.db, changes);
   const secret = authSecret(env);
+  // After the migrations and before anything reads them: notifySecrets still in plain text
+  // (rows from before migration 0010, or from an older process) are sealed. Idempotent.
+  const notifySecrets = await NotifySecrets.fromServerSecret(secret);
+  const sealedNow = await sealPlaintextNotifySecrets(database.db, notifySecrets);
+  if (sealedNow > 0) log.info({ rows: sealedNow }, "sealed notifySecrets that were stored in plain text");
   const credentials = new CredentialCache(env.authCacheMs);
   changes.on("user", (userId) => credentials.dropUser(userId));
   const accountChanged = (userId: string) => changes.publish("user", userId);
@@ -63,7 +69,7 @@ export async function buildServices(env: Env): Promise<Services> {
   const engine = new Engine(store);
   // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
   engine.terminalHooks.push(queueNotifications(env.publicUrl));
-  const workflows = new WorkflowService(database.db, config, engine, reads);
+  const workflows = new WorkflowService(database.db, config, engine, notifySecrets, reads);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const base = {
     env,
@@ -85,6 +91,7 @@ export async function buildServices(env: Env): Promise<Services> {
     engine,
     workflows,
     triggers,
+    notifySecrets,
   };
   return { ...base, handlers: jobHandlers(base) };
 }

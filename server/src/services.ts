@@ -18,6 +18,7 @@ import type { Engine } from "./workflows/engine";
 import type { WorkflowService } from "./modules/workflows/service";
 import type { JobHandlers } from "./jobs/handlers";
 import type { TriggerService } from "./modules/workflows/triggers";
+import type { NotifySecrets } from "./workflows/notify/secret";
 
 export interface Services {
   env: Env;
@@ -41,6 +42,8 @@ export interface Services {
   workflows: WorkflowService;
   /** Webhook, schedule and watch triggers (secrets sealed with a key derived from the server secret). */
   triggers: TriggerService;
+  /** Seals and opens workflows' notifySecrets (sealed at rest, never returned). */
+  notifySecrets: NotifySecrets;
   /** One handler per job kind (checked at boot, in every role). */
   handlers: JobHandlers;
   startedAt: Date;

@@ -4,10 +4,18 @@
  * generated from this file (`bun run db:generate` in server/) and run on PGlite and Postgres.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 const createdAt = () => ts("created_at").notNull().defaultNow();
+
+/**
+ * A workflow's notifySecret, sealed (workflows/notify/secret.ts): params_json never holds it.
+ * Rows written before migration 0010 had it in params_json; the partial index finds any left, so
+ * the step that seals them at every start reads only those rows (empty once done).
+ */
+const notifySecretSealed = () => text("notify_secret_sealed");
+const plainNotifySecretIdx = (name: string, t: { id: AnyPgColumn; paramsJson: AnyPgColumn }) => index(name).on(t.id).where(sql`${t.paramsJson} LIKE '%notifySecret%'`);
 
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
@@ -305,11 +313,12 @@ export const workflow = pgTable(
     name: text("name").notNull(),
     graphJson: text("graph_json").notNull(),
     paramsJson: text("params_json"),
+    notifySecretSealed: notifySecretSealed(),
     versionId: text("version_id").notNull(),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("workflow_user_created_idx").on(t.userId, t.createdAt, t.id)],
+  (t) => [index("workflow_user_created_idx").on(t.userId, t.createdAt, t.id), plainNotifySecretIdx("workflow_plain_notify_secret_idx", t)],
 );
 
 export const workflowVersion = pgTable(
@@ -322,9 +331,10 @@ export const workflowVersion = pgTable(
     name: text("name").notNull(),
     graphJson: text("graph_json").notNull(),
     paramsJson: text("params_json"),
+    notifySecretSealed: notifySecretSealed(),
     createdAt: createdAt(),
   },
-  (t) => [index("workflow_version_wf_idx").on(t.workflowId, t.createdAt)],
+  (t) => [index("workflow_version_wf_idx").on(t.workflowId, t.createdAt), plainNotifySecretIdx("workflow_version_plain_notify_secret_idx", t)],
 );
 
 export const workflowTemplate = pgTable(
@@ -338,9 +348,10 @@ export const workflowTemplate = pgTable(
     description: text("description").notNull().default(""),
     graphJson: text("graph_json").notNull(),
     paramsJson: text("params_json"),
+    notifySecretSealed: notifySecretSealed(),
     createdAt: createdAt(),
   },
-  (t) => [index("workflow_template_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("workflow_template_user_idx").on(t.userId, t.createdAt), plainNotifySecretIdx("workflow_template_plain_notify_secret_idx", t)],
 );
 
 /** The flat plan a run executes (sub-workflows inlined), snapshotted at its start. */
@@ -366,6 +377,8 @@ export const workflowRun = pgTable(
     trigger: text("trigger").notNull(),
     plan: jsonb("plan").$type<RunPlan>().notNull(),
     paramsJson: text("params_json"),
+    /** The workflow's sealed notifySecret when the run started (its completion webhook is signed with it). */
+    notifySecretSealed: notifySecretSealed(),
     inputFileIds: jsonb("input_file_ids").$type<string[]>().notNull(),
     outputFileIds: jsonb("output_file_ids").$type<string[]>().notNull().default([]),
     credits: integer("credits").notNull(),
@@ -378,7 +391,7 @@ export const workflowRun = pgTable(
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt, t.id), index("workflow_run_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt, t.id), index("workflow_run_user_idx").on(t.userId, t.createdAt), plainNotifySecretIdx("workflow_run_plain_notify_secret_idx", t)],
 );
 
 export const workflowStep = pgTable(

@@ -13,7 +13,7 @@ import { notifyWebhookHandler } from "../workflows/notify/webhook";
 export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
   const deps = { db: s.database.db, store: s.store, config: s.config, engine: s.engine };
   const triggerDeps = { db: s.database.db, config: s.config, workflows: s.workflows, log: s.log };
-  const notifyDeps = { db: s.database.db, config: s.config, log: s.log, timeoutMs: s.env.notifyTimeoutMs, retryBaseMs: s.env.notifyRetryBaseMs, publicUrl: s.env.publicUrl };
+  const notifyDeps = { db: s.database.db, config: s.config, log: s.log, timeoutMs: s.env.notifyTimeoutMs, retryBaseMs: s.env.notifyRetryBaseMs, publicUrl: s.env.publicUrl, notifySecrets: s.notifySecrets };
   return new JobHandlers([
     {
       kind: "tool.run",

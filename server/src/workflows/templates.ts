@@ -24,7 +24,7 @@ function graph(columns: Step[][], edges: [string, string][]): Graph {
 }
 
 function template(slug: string, name: string, description: string, g: Graph): Template {
-  return { id: `${BUILTIN_PREFIX}${slug}`, name, description, graphJson: JSON.stringify(g), paramsJson: null, builtIn: true, createdAt: PUBLISHED };
+  return { id: `${BUILTIN_PREFIX}${slug}`, name, description, graphJson: JSON.stringify(g), paramsJson: null, notifySecretSet: false, builtIn: true, createdAt: PUBLISHED };
 }
 
 /** Every built-in template, in the order the template list shows them. */

@@ -19,7 +19,14 @@ export const MAX_GRAPH_NODES = 500;
 export const MAX_GRAPH_EDGES = 2000;
 
 const GraphJson = Type.String({ maxLength: MAX_GRAPH_JSON, description: "the graph `{ nodes, edges }` as a JSON string" });
-const ParamsJson = Type.String({ maxLength: 100_000, description: "run options as a JSON string: `notifyUrl` (http/https), `notifySecret` (8+ characters)" });
+const ParamsJson = Type.String({
+  maxLength: 100_000,
+  description:
+    "run options as a JSON string: `notifyUrl` (http/https), `notifySecret` (8+ characters; null removes it). notifySecret is write-only: stored sealed (AES-256-GCM under a key derived from the server secret) and never returned; answers carry paramsJson without it and `notifySecretSet`",
+});
+/** paramsJson as answers carry it: never with notifySecret (see notifySecretSet). */
+const ShownParamsJson = Type.Union([Type.String(), Type.Null()], { description: "the run options as saved, without notifySecret (write-only; see notifySecretSet)" });
+const NotifySecretSet = Type.Boolean({ description: "whether a notifySecret is set (it signs the completion webhooks; never returned)" });
 
 /** A node of the graph. Fields other than these (position, width, selected, ...) are allowed and ignored. */
 export const GraphNode = Type.Object({
@@ -108,7 +115,8 @@ export const Workflow = Type.Object({
   id: Type.String(),
   name: Type.String(),
   graphJson: Type.String(),
-  paramsJson: Type.Union([Type.String(), Type.Null()]),
+  paramsJson: ShownParamsJson,
+  notifySecretSet: NotifySecretSet,
   versionId: Type.String({ description: "the current version" }),
   createdAt: DateTime(),
   updatedAt: DateTime(),
@@ -130,7 +138,8 @@ export const Template = Type.Object({
   name: Type.String(),
   description: Type.String(),
   graphJson: Type.String(),
-  paramsJson: Type.Union([Type.String(), Type.Null()]),
+  paramsJson: ShownParamsJson,
+  notifySecretSet: NotifySecretSet,
   builtIn: Type.Boolean({ description: "built-in templates cannot be deleted" }),
   createdAt: DateTime(),
 });

@@ -37,6 +37,9 @@ const Id = Type.String({ minLength: 1, maxLength: 100 });
 const IdParam = Type.Object({ id: Id });
 const RunParam = Type.Object({ runId: Id });
 
+const NOTIFY_SECRET_RULES =
+  "notifySecret is write-only: it is stored sealed (AES-256-GCM under a key derived from the server secret, bound to this workflow) and no answer returns it; answers carry paramsJson without it and notifySecretSet. A run signs its completion webhook with the secret set when it started.";
+
 const RUN_RULES =
   "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
 
@@ -60,7 +63,7 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     .get("/catalog", async ({ request }) => (await user(request), ok(withTriggerDocs(catalog()))), doc({ summary: "Every node kind a workflow can use, with its params schema and formats", description: "op.<slug> nodes come from the tool registry (the same one as /api/config/tools-index). The trigger.* nodes also document how runs start (`triggers`: manual and watch at trigger.manual, the signed hook with its headers and body at trigger.webhook, cron at trigger.schedule) and what a run sends when it ends (`notifications`: the outbound completion webhook's headers and bodies, the e-mail).", tags, auth: "api", data: Type.Array(CatalogNode) }))
     .get("/templates", async ({ request }) => ok(await w.templates((await user(request)).id)), doc({ summary: "Built-in templates and the caller's own", description: "Built-in ids start with builtin:.", tags, auth: "api", data: Type.Array(Template) }))
     .post("/templates", async ({ request, body }) => ok(await w.createTemplate((await user(request)).id, body)), {
-      ...docJson(TemplateBody, { summary: "Save a personal template", description: "The graph is validated like a workflow's.", tags, auth: "api", errors: ["LIMIT_EXCEEDED", "NOT_FOUND"], data: Template }),
+      ...docJson(TemplateBody, { summary: "Save a personal template", description: "The graph is validated like a workflow's, paramsJson checked as on create. A notifySecret in it is kept sealed and never returned (notifySecretSet), as a workflow's: a workflow made from the template's paramsJson has none until one is set.", tags, auth: "api", errors: ["LIMIT_EXCEEDED", "NOT_FOUND"], data: Template }),
     })
     .delete("/templates/:id", async ({ request, params }) => ok(await w.deleteTemplate((await user(request)).id, params.id)), {
       params: IdParam,
@@ -73,7 +76,7 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     .post("", async ({ request, body }) => ok(await w.create((await user(request)).id, body)), {
       ...docJson(CreateWorkflowBody, {
         summary: "Create a workflow",
-        description: "graphJson is validated (400 VALIDATION_ERROR naming the issues; 422 LIMIT_EXCEEDED for too many steps or too deep nesting; 404 for an op.workflow naming no workflow of the caller's). paramsJson, when given, is a JSON object: notifyUrl an http(s) URL, notifySecret at least 8 characters.",
+        description: `graphJson is validated (400 VALIDATION_ERROR naming the issues; 422 LIMIT_EXCEEDED for too many steps or too deep nesting; 404 for an op.workflow naming no workflow of the caller's). paramsJson, when given, is a JSON object: notifyUrl an http(s) URL, notifySecret at least 8 characters (400 VALIDATION_ERROR otherwise). ${NOTIFY_SECRET_RULES}`,
         tags,
         auth: "api",
         errors: ["LIMIT_EXCEEDED", "NOT_FOUND"],
@@ -117,7 +120,14 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     .get("/:id", async ({ request, params }) => ok(await w.get((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow", tags, auth: "api", errors: ["NOT_FOUND"], data: Workflow }) })
     .put("/:id", async ({ request, params, body }) => ok(await w.update((await user(request)).id, params.id, body)), {
       params: IdParam,
-      ...docJson(UpdateWorkflowBody, { summary: "Change a workflow (saves a new version)", description: "Body: { name?, graphJson?, paramsJson? }; checked as on create.", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),
+      ...docJson(UpdateWorkflowBody, {
+        summary: "Change a workflow (saves a new version)",
+        description: `Body: { name?, graphJson?, paramsJson? }; checked as on create. A paramsJson replaces the run options, except notifySecret: a paramsJson without the key keeps the secret already set (so paramsJson as GET returns it can be edited and sent back), "notifySecret": null removes it, a string replaces it; an empty paramsJson ("") removes every option, the secret included. ${NOTIFY_SECRET_RULES}`,
+        tags,
+        auth: "api",
+        errors: ["NOT_FOUND", "LIMIT_EXCEEDED"],
+        data: Workflow,
+      }),
     })
     .delete("/:id", async ({ request, params }) => ok(await w.remove((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "Delete a workflow, its versions and runs", tags, auth: "api", errors: ["NOT_FOUND"], data: Deleted }) })
     .post("/:id/estimate", async ({ request, params }) => ok(await w.estimate((await user(request)).id, params.id)), {
@@ -144,6 +154,6 @@ export function workflowsModule(s: Services, w: WorkflowService) {
     .get("/:id/versions", async ({ request, params }) => ok(await w.versions((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow's versions, newest first", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(WorkflowVersion) }) })
     .post("/:id/versions/:versionId/restore", async ({ request, params }) => ok(await w.restore((await user(request)).id, params.id, params.versionId)), {
       params: Type.Object({ id: Id, versionId: Id }),
-      ...doc({ summary: "Restore a version (saves a new version with its content)", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),
+      ...doc({ summary: "Restore a version (saves a new version with its content)", description: "The version's name, graphJson and paramsJson come back, with the notifySecret that was set in that version (or none).", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),
     });
 }

@@ -24,6 +24,7 @@ import { expandGraph } from "../../workflows/expand";
 import { parseGraph } from "../../workflows/graph";
 import { getNodeKind } from "../../workflows/nodes";
 import { BUILTIN_TEMPLATES } from "../../workflows/templates";
+import { splitNotifySecret, type NotifySecrets } from "../../workflows/notify/secret";
 import { tooManyStepsMessage, validateGraph } from "../../workflows/validate";
 import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
 import { approvalView, deliveryView, runView, stepView, templateView, workflowView } from "./view";
@@ -56,6 +57,8 @@ export class WorkflowService {
     private readonly db: Db,
     private readonly config: ConfigService,
     private readonly engine: Engine,
+    /** Seals notifySecret, which no row's params_json and no answer holds (workflows/notify/secret.ts). */
+    private readonly notifySecrets: NotifySecrets,
     /** Keeps run details until a table they read changes (see read-cache.ts). */
     private readonly reads?: ReadCache,
   ) {
@@ -96,10 +99,12 @@ export class WorkflowService {
     checkParamsJson(body.paramsJson);
     const id = newId("wf");
     await this.requireValid(userId, body.graphJson, id);
+    const { paramsJson, secret } = splitNotifySecret(body.paramsJson ?? null);
+    const content = { name: body.name, graphJson: body.graphJson, paramsJson, notifySecretSealed: secret ? await this.notifySecrets.sealForWorkflow(id, secret) : null };
     const versionId = newId("wfv");
     const row = await this.db.transaction(async (tx) => {
-      const [w] = await tx.insert(workflow).values({ id, userId, name: body.name, graphJson: body.graphJson, paramsJson: body.paramsJson ?? null, versionId }).returning();
-      await tx.insert(workflowVersion).values({ id: versionId, workflowId: id, name: body.name, graphJson: body.graphJson, paramsJson: body.paramsJson ?? null });
+      const [w] = await tx.insert(workflow).values({ id, userId, ...content, versionId }).returning();
+      await tx.insert(workflowVersion).values({ id: versionId, workflowId: id, ...content });
       return w;
     });
     return workflowView(row);
@@ -121,16 +126,25 @@ export class WorkflowService {
     return { items: page.map(workflowView), nextCursor };
   }
 
-  /** Every change saves a new version with the whole content. */
+  /**
+   * Every change saves a new version with the whole content. A paramsJson replaces the run
+   * options but keeps the sealed notifySecret unless it names one (a string sets it, null
+   * removes it), so options read from GET can be edited and sent back; an empty one removes it.
+   */
   async update(userId: string, id: string, body: WorkflowBody) {
     const current = await this.owned(userId, id);
-    if (body.paramsJson !== undefined) checkParamsJson(body.paramsJson);
-    const next = { name: body.name ?? current.name, graphJson: body.graphJson ?? current.graphJson, paramsJson: body.paramsJson === undefined ? current.paramsJson : body.paramsJson };
+    const next = { name: body.name ?? current.name, graphJson: body.graphJson ?? current.graphJson, paramsJson: current.paramsJson, notifySecretSealed: current.notifySecretSealed };
+    if (body.paramsJson !== undefined) {
+      checkParamsJson(body.paramsJson);
+      const { paramsJson, secret } = splitNotifySecret(body.paramsJson);
+      next.paramsJson = paramsJson;
+      if (secret !== undefined) next.notifySecretSealed = secret ? await this.notifySecrets.sealForWorkflow(current.id, secret) : null;
+    }
     if (body.graphJson !== undefined) await this.requireValid(userId, next.graphJson, id);
     return this.saveVersion(current.id, next);
   }
 
-  private async saveVersion(id: string, next: { name: string; graphJson: string; paramsJson: string | null }) {
+  private async saveVersion(id: string, next: { name: string; graphJson: string; paramsJson: string | null; notifySecretSealed: string | null }) {
     const versionId = newId("wfv");
     const row = await this.db.transaction(async (tx) => {
       await tx.insert(workflowVersion).values({ id: versionId, workflowId: id, ...next });
@@ -152,7 +166,7 @@ export class WorkflowService {
     return rows.map((v) => ({ versionId: v.id, createdAt: v.createdAt.toISOString(), name: v.name, current: v.id === row.versionId }));
   }
 
-  /** A new version with the old one's content (validated again: the tools may have changed). */
+  /** A new version with the old one's content, its notifySecret included (validated again: the tools may have changed). */
   async restore(userId: string, id: string, versionId: string) {
     const row = await this.owned(userId, id);
     const [v] = await this.db
@@ -161,7 +175,7 @@ export class WorkflowService {
       .where(and(eq(workflowVersion.id, versionId), eq(workflowVersion.workflowId, row.id)));
     if (!v) throw fail.notFound("Version");
     await this.requireValid(userId, v.graphJson, id);
-    return this.saveVersion(row.id, { name: v.name, graphJson: v.graphJson, paramsJson: v.paramsJson });
+    return this.saveVersion(row.id, { name: v.name, graphJson: v.graphJson, paramsJson: v.paramsJson, notifySecretSealed: v.notifySecretSealed });
   }
 
   /**
@@ -188,7 +202,10 @@ export class WorkflowService {
   async createTemplate(userId: string, body: { name: string; description?: string; graphJson: string; paramsJson?: string | null }) {
     checkParamsJson(body.paramsJson);
     await this.requireValid(userId, body.graphJson);
-    const [row] = await this.db.insert(workflowTemplate).values({ id: newId("tpl"), userId, name: body.name, description: body.description ?? "", graphJson: body.graphJson, paramsJson: body.paramsJson ?? null }).returning();
+    const id = newId("tpl");
+    const { paramsJson, secret } = splitNotifySecret(body.paramsJson ?? null);
+    const notifySecretSealed = secret ? await this.notifySecrets.sealForTemplate(id, secret) : null;
+    const [row] = await this.db.insert(workflowTemplate).values({ id, userId, name: body.name, description: body.description ?? "", graphJson: body.graphJson, paramsJson, notifySecretSealed }).returning();
     return templateView(row, false);
   }
 
@@ -225,7 +242,7 @@ export class WorkflowService {
     await this.db.transaction(async (tx) => {
       await inTx?.(tx, runId);
       await debit(tx, caller.id, credits, "workflow_run", runId);
-      await tx.insert(workflowRun).values({ id: runId, workflowId: wf.id, userId: caller.id, versionId: wf.versionId, status: "running", trigger, plan, paramsJson: wf.paramsJson, inputFileIds: fileIds, credits, perStepCredits: perStep, replayOf, startedAt: new Date() });
+      await tx.insert(workflowRun).values({ id: runId, workflowId: wf.id, userId: caller.id, versionId: wf.versionId, status: "running", trigger, plan, paramsJson: wf.paramsJson, notifySecretSealed: wf.notifySecretSealed, inputFileIds: fileIds, credits, perStepCredits: perStep, replayOf, startedAt: new Date() });
       await tx.insert(workflowStep).values(plan.nodes.map((n) => ({ id: newId("st"), runId, nodeId: n.id, parentNodeId: n.parentId, type: n.type, status: "pending", charged: charged.has(n.id) })));
       const run = await lockRun(tx, runId);
       await this.engine.advance(tx, run!);
@@ -318,7 +335,7 @@ export class WorkflowService {
   }
 }
 
-/** paramsJson: a JSON object whose notifyUrl is http(s) and notifySecret at least 8 characters. */
+/** paramsJson: a JSON object whose notifyUrl is http(s) and notifySecret at least 8 characters (or null: remove it). */
 export function checkParamsJson(raw: string | null | undefined): void {
   if (raw === undefined || raw === null || raw === "") return;
   if (jsonDepthExceeds(raw)) throw fail.validation(`paramsJson may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`);
@@ -334,7 +351,7 @@ export function checkParamsJson(raw: string | null | undefined): void {
   if (notifyUrl !== undefined && (typeof notifyUrl !== "string" || !/^https?:\/\/[^\s]+$/i.test(notifyUrl) || !URL.canParse(notifyUrl))) {
     throw fail.validation("paramsJson.notifyUrl must be an http or https URL");
   }
-  if (notifySecret !== undefined && (typeof notifySecret !== "string" || notifySecret.length < 8)) throw fail.validation("paramsJson.notifySecret must be at least 8 characters");
+  if (notifySecret !== undefined && notifySecret !== null && (typeof notifySecret !== "string" || notifySecret.length < 8)) throw fail.validation("paramsJson.notifySecret must be a string of at least 8 characters (or null to remove it)");
 }
 
 /** Issues shown in an error message at most; POST /api/workflows/validate lists them all. */

@@ -1,11 +1,14 @@
 /** Workflow rows as the API shows them (contract section 7 shapes). */
 import type { Delivery } from "@vektor/shared/schemas/notify";
 import type { delivery, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate } from "../../db/schema";
+import { shownParams } from "../../workflows/notify/secret";
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
+/** Never the notifySecret: paramsJson without it, and notifySecretSet. */
 export function workflowView(w: typeof workflow.$inferSelect) {
-  return { id: w.id, name: w.name, graphJson: w.graphJson, paramsJson: w.paramsJson, versionId: w.versionId, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() };
+  const { paramsJson, notifySecretSet } = shownParams(w.paramsJson, w.notifySecretSealed);
+  return { id: w.id, name: w.name, graphJson: w.graphJson, paramsJson, notifySecretSet, versionId: w.versionId, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() };
 }
 
 export function runView(r: typeof workflowRun.$inferSelect) {
@@ -57,10 +60,12 @@ export function approvalView(a: typeof workflowApproval.$inferSelect) {
   };
 }
 
-type TemplateLike = Pick<typeof workflowTemplate.$inferSelect, "id" | "name" | "description" | "graphJson" | "paramsJson"> & { createdAt?: Date | null };
+type TemplateLike = Pick<typeof workflowTemplate.$inferSelect, "id" | "name" | "description" | "graphJson" | "paramsJson"> & { createdAt?: Date | null; notifySecretSealed?: string | null };
 
+/** Like a workflow: never the notifySecret. */
 export function templateView(t: TemplateLike, builtIn: boolean) {
-  return { id: t.id, name: t.name, description: t.description, graphJson: t.graphJson, paramsJson: t.paramsJson ?? null, builtIn, createdAt: iso(t.createdAt) };
+  const { paramsJson, notifySecretSet } = shownParams(t.paramsJson ?? null, t.notifySecretSealed);
+  return { id: t.id, name: t.name, description: t.description, graphJson: t.graphJson, paramsJson, notifySecretSet, builtIn, createdAt: iso(t.createdAt) };
 }
 
 /** A completion notification with its attempts (never its body or the secret that signed it). */

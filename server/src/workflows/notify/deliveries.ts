@@ -24,7 +24,11 @@ export function notifyBody(run: RunRow): NotifyBody {
   return { runId: run.id, status, error };
 }
 
-/** The run's notifyUrl / notifySecret (checked when the workflow was saved; anything else reads as absent). */
+/**
+ * The notifyUrl in a run's params (checked when the workflow was saved; anything else reads as
+ * absent), and a notifySecret only where an older process left one in plain text: it is sealed
+ * apart from params_json (see secret.ts).
+ */
 export function notifyParams(paramsJson: string | null): { url: string | null; secret: string | null } {
   if (!paramsJson) return { url: null, secret: null };
   try {

@@ -9,14 +9,13 @@
 import { ServiceError } from "@vektor/shared/errors";
 import { DELIVERY_HEADER } from "@vektor/shared/schemas/notify";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@vektor/shared/schemas/trigger";
-import { eq } from "drizzle-orm";
-import { workflowRun } from "../../db/schema";
 import type { DeliveryAttempt } from "../../db/schema";
 import type { ControlHandler } from "../../jobs/handlers";
 import { signatureHeader } from "../../lib/webhook-signature";
 import { guardedRequest } from "../../net/safe-fetch";
 import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
-import { loadDelivery, notifyParams, recordAttempt, type DeliveryRow } from "./deliveries";
+import { loadDelivery, recordAttempt, type DeliveryRow } from "./deliveries";
+import { runSigningSecret, type NotifySecrets } from "./secret";
 
 export const USER_AGENT = "Vektor-Webhook/1.0";
 
@@ -55,17 +54,19 @@ export async function sendWebhook(d: Pick<DeliveryRow, "id" | "body" | "target">
   }
 }
 
-export function notifyWebhookHandler(d: NotifyDeps): ControlHandler<"notify.webhook"> {
+export function notifyWebhookHandler(d: NotifyDeps & { notifySecrets: NotifySecrets }): ControlHandler<"notify.webhook"> {
   return {
     kind: "notify.webhook",
     retry: notifyRetryPolicy(d.retryBaseMs),
     async run(job) {
       const row = await loadDelivery(d.db, job.data.deliveryId);
       if (!row || row.status !== "pending") return;
-      const [run] = await d.db.select({ paramsJson: workflowRun.paramsJson }).from(workflowRun).where(eq(workflowRun.id, row.runId));
-      if (!run) return;
-      // The secret stays in the run's snapshot of its params: the delivery row never holds it.
-      const { secret } = notifyParams(run.paramsJson);
+      // The secret stays sealed in the run's snapshot: the delivery row never holds it.
+      const signing = await runSigningSecret(d.db, d.notifySecrets, row.runId);
+      if (!signing) return;
+      // Sealed but not opening: never sent unsigned, and trying again would not help.
+      if ("failed" in signing) return recordAttempt(d.db, row.id, signing.failed, "failed");
+      const { secret } = signing;
       const attempt = await sendWebhook(row, secret, { allowHosts: await d.config.get("net.allow_hosts"), timeoutMs: d.timeoutMs });
       const status = attempt.outcome === "ok" ? "succeeded" : attempt.outcome === "blocked" ? "blocked" : "pending";
       await recordAttempt(d.db, row.id, attempt, status);
