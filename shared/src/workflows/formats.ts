@@ -107,9 +107,13 @@ export interface FlowResult {
   unsure: Set<string>;
 }
 
-/** What a node accepts after `data.io` narrowing; null when it takes anything. */
-function acceptsOf(node: FlowNode, io: KindIo, report?: ReportProblem): Formats | null {
-  const own = io.accepts === "any" ? (node.narrow?.accepts ? ALL_FORMATS : null) : new Set<string>(io.accepts);
+/**
+ * What a node accepts after `data.io` narrowing; null when it takes anything, or when its kind
+ * is unknown (its inputs are not judged). It depends on the node alone, not on its edges.
+ */
+export function nodeAccepts(node: FlowNode, report?: ReportProblem): Formats | null {
+  if (!node.io) return null;
+  const own = node.io.accepts === "any" ? (node.narrow?.accepts ? ALL_FORMATS : null) : new Set<string>(node.io.accepts);
   return own && narrowed(node, "accepts", own, report);
 }
 
@@ -133,7 +137,7 @@ export function* flowFormats(graph: FlowGraph, opts: FlowOptions): Generator<Sub
       formats.set(id, ALL_FORMATS);
       continue;
     }
-    const accepts = acceptsOf(node, io, opts.report);
+    const accepts = nodeAccepts(node, opts.report);
     const sources = incoming.get(id) ?? [];
     let given = new Set<string>();
     if (sources.length === 0) {

@@ -74,7 +74,11 @@ export function cycles(ids: readonly string[], links: readonly Link[]): string[]
 /** Whether `to` can be reached from `from` along `links` (a path of one or more links). */
 export function leadsTo(links: readonly Link[], from: string, to: string): boolean {
   const next = new Map<string, string[]>();
-  for (const { source, target } of links) next.set(source, [...(next.get(source) ?? []), target]);
+  for (const { source, target } of links) {
+    const list = next.get(source);
+    if (list) list.push(target);
+    else next.set(source, [target]);
+  }
   const seen = new Set<string>();
   const stack = [...(next.get(from) ?? [])];
   while (stack.length) {

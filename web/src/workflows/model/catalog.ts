@@ -30,7 +30,11 @@ export function defaultParams(schema: unknown): Record<string, unknown> {
 
 /** A node's params with the schema's defaults under them: what the server would run it with. */
 export function effectiveParams(node: EditorNode, entry: CatalogEntry | undefined): Record<string, unknown> {
-  return { ...defaultParams(entry?.params), ...(node.data.params ?? {}) };
+  const properties = (entry?.params as { properties?: Record<string, { default?: unknown }> } | undefined)?.properties ?? {};
+  const params = node.data.params ?? {};
+  // Read-only use: defaults are shared, not cloned (defaultParams clones them for a new step).
+  const defaults = Object.entries(properties).filter(([key, prop]) => prop.default !== undefined && params[key] === undefined);
+  return defaults.length ? { ...Object.fromEntries(defaults.map(([key, prop]) => [key, prop.default])), ...params } : params;
 }
 
 /** The name a person reads for a node: its kind's catalog title, or its type when the catalog does not know it. */

@@ -200,3 +200,18 @@ describe("flowOf", () => {
     expect(flowOf({ ...g, edges: [...g.edges, { id: "back", source: "zip", target: "source" }] }, CATALOG)).toBeNull();
   });
 });
+
+describe("canConnect on a big graph", () => {
+  it("answers a drag's many questions from one flow per graph (500 steps)", () => {
+    const types = CATALOG.filter((e) => e.category !== "trigger").map((e) => e.type);
+    const nodes = Array.from({ length: 500 }, (_, i) => [`n${i}`, i === 0 ? "source.upload" : types[i % types.length]] as [string, string]);
+    const edges = new Set<string>();
+    for (let i = 1; i < 500; i++) edges.add(`n${Math.floor(i / 2)}>n${i}`).add(`n${Math.floor(i / 3)}>n${i}`);
+    const g = graph(nodes, [...edges]);
+    canConnect(g, "n1", "n400", CATALOG);
+    const started = performance.now();
+    for (let k = 0; k < 50; k++) canConnect(g, `n${10 + k}`, `n${400 + k}`, CATALOG);
+    // Well under a frame each (a drag asks on every handle it passes); generous for a busy machine.
+    expect((performance.now() - started) / 50).toBeLessThan(8);
+  });
+});

@@ -5,7 +5,7 @@
  * its formats. The rest are structural: a workflow is a DAG that starts at its triggers.
  */
 import { SUB_WORKFLOW_TYPE } from "@vektor/shared/workflows/kinds";
-import { describeFormats, flowFormatsSync, pickedFormats, type FlowNode, type FlowProblem, type FlowResult, type Formats } from "@vektor/shared/workflows/formats";
+import { describeFormats, flowFormatsSync, intersect, nodeAccepts, pickedFormats, type FlowNode, type FlowProblem, type FlowResult, type Formats } from "@vektor/shared/workflows/formats";
 import { leadsTo, topoOrder, type Link } from "@vektor/shared/workflows/order";
 import { effectiveParams, entryOf, titleOf } from "./catalog";
 import type { CatalogEntry, EditorGraph, EditorNode, Outcome } from "./types";
@@ -59,15 +59,29 @@ export function flowOf(g: EditorGraph, catalog: readonly CatalogEntry[], report?
   return flowFormatsSync({ nodes, links, order }, { seed, nested: false, report });
 }
 
-/** The server's format rule for one new edge: the reason it would be an IO_MISMATCH, or null. */
+/** The last flow computed per graph value (graphs are never changed in place, so a value's flow stays true). */
+const flows = new WeakMap<EditorGraph, { catalog: readonly CatalogEntry[]; flow: FlowResult | null }>();
+
+function cachedFlow(g: EditorGraph, catalog: readonly CatalogEntry[]): FlowResult | null {
+  const hit = flows.get(g);
+  if (hit?.catalog === catalog) return hit.flow;
+  const flow = flowOf(g, catalog);
+  flows.set(g, { catalog, flow });
+  return flow;
+}
+
+/**
+ * The server's format rule for one new edge: the reason it would be an IO_MISMATCH, or null.
+ * A new edge changes nothing upstream of its target (it makes no loop), so what the source gives
+ * is read from the graph's flow without it: one flow per graph however many targets a drag tries.
+ */
 function formatProblem(g: EditorGraph, source: EditorNode, target: EditorNode, catalog: readonly CatalogEntry[]): string | null {
-  const edge = { id: "", source: source.id, target: target.id };
-  let reason: string | null = null;
-  flowOf({ ...g, edges: [...g.edges, edge] }, catalog, (problem) => {
-    if (problem.code !== "IO_MISMATCH" || problem.node.id !== target.id || problem.source.id !== source.id) return;
-    reason = `${stepLabel(target, g, catalog)} accepts ${describeFormats(problem.accepts)}, but ${stepLabel(source, g, catalog)} produces ${describeFormats(problem.produces)}`;
-  });
-  return reason;
+  const flow = cachedFlow(g, catalog);
+  if (!flow || flow.unsure.has(source.id)) return null;
+  const accepts = nodeAccepts(flowNode(target, catalog));
+  const gives = flow.formats.get(source.id);
+  if (!accepts || !gives || intersect(accepts, gives).size > 0) return null;
+  return `${stepLabel(target, g, catalog)} accepts ${describeFormats(accepts)}, but ${stepLabel(source, g, catalog)} produces ${describeFormats(gives)}`;
 }
 
 /**
