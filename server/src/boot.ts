@@ -52,8 +52,10 @@ export async function buildServices(env: Env): Promise<Services> {
   await changes.start();
   const reads = new ReadCache(env.readCacheMs);
   changes.on("table", (table) => reads.changed(table));
-  const config = new ConfigService(database.db, changes);
   const secret = authSecret(env);
+  const config = new ConfigService(database.db, changes, await deriveSecretKey(secret, "config-secrets"));
+  const configSealed = await config.sealPlaintextSecrets();
+  if (configSealed > 0) log.info({ keys: configSealed }, "sealed secret settings that were stored in plain text");
   // After the migrations and before anything reads them: notifySecrets still in plain text
   // (rows from before migration 0010, or from an older process) are sealed. Idempotent.
   const notifySecrets = await NotifySecrets.fromServerSecret(secret);

@@ -122,12 +122,18 @@ describe("on one server", () => {
     expect(answers).not.toContain(notifySecret);
     expect(answers).toContain('"notifySecretSet":true');
 
+    // The SMTP URL holds a password: the admin reads it back, the database holds it sealed.
+    const admin = await srv.admin();
+    const smtpPassword = `smtp-${crypto.randomUUID()}`;
+    await admin.admin.setConfig("platform_configs", { "email.smtp_url": `smtp://mailer:${smtpPassword}@127.0.0.1:2525` });
+    expect(JSON.stringify(await admin.admin.config())).toContain(smtpPassword);
+
     const text = await dump(srv.services.database.db, srv.services.env.databaseUrl);
     // The dump is real: what is not secret is there in plain text.
     expect(text).toContain("Nightly drawings 7f3a9c (v2)");
     expect(text).toContain(recv.url("/dump"));
     expect(text).toContain(runId);
-    for (const [what, secret] of [["API token", token], ["webhook trigger secret", trigger.secret], ["notifySecret", notifySecret]]) {
+    for (const [what, secret] of [["API token", token], ["webhook trigger secret", trigger.secret], ["notifySecret", notifySecret], ["SMTP password", smtpPassword]]) {
       expect({ what, inDump: text.includes(secret) }).toEqual({ what, inDump: false });
     }
   });
@@ -243,6 +249,8 @@ describe("plain-text notifySecrets from before migration 0010", () => {
         await old.db.execute(sql.raw(`update "${table}" set params_json = '${legacyParams("/legacy")}', notify_secret_sealed = null where "${key}" = '${wf.id}'`));
       }
       await old.db.execute(sql.raw(`update "workflow_template" set params_json = '${legacyParams("/tpl")}' where id = '${templateId}'`));
+      // A secret setting as it was stored before settings were sealed.
+      await old.db.execute(sql.raw(`insert into setting ("group", key, value) values ('platform_configs', 'email.smtp_url', '"smtp://mailer:${legacy}@127.0.0.1:2525"') on conflict ("group", key) do update set value = excluded.value`));
       expect((await dump(old.db, env.databaseUrl)).includes(legacy)).toBe(true);
     } finally {
       await old.close();
@@ -254,6 +262,7 @@ describe("plain-text notifySecrets from before migration 0010", () => {
       const text = await dump(db, env.databaseUrl);
       expect(text).toContain(recv.url("/legacy"));
       expect(text.includes(legacy)).toBe(false);
+      expect(await running.services.config.get("email.smtp_url")).toBe(`smtp://mailer:${legacy}@127.0.0.1:2525`);
       type Row = { params_json: string; notify_secret_sealed: string | null };
       const rows = async () => [
         ...resultRows<Row>(await db.execute(sql.raw(`select params_json, notify_secret_sealed from workflow where id = '${wf.id}'`))),

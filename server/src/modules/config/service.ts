@@ -3,15 +3,17 @@
  * read from memory. A change applies at once in the process that made it and, through
  * Invalidations (NOTIFY), as soon as it commits in every other process on the same PostgreSQL;
  * the copy is also reread at least every CACHE_MS, so a lost notification costs at most that.
- * Concurrent requests share one reread.
+ * Concurrent requests share one reread. Secret keys (the SMTP URL, which holds a password) are
+ * stored sealed with a key derived from the server secret, and opened only into memory.
  */
 import { fail } from "@vektor/shared/errors";
 import { Value } from "@sinclair/typebox/value";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Invalidations } from "../../db/invalidations";
 import { auditLog, setting } from "../../db/schema";
 import { newId } from "../../lib/ids";
+import { seal, unseal } from "../../lib/secret-box";
 import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "./keys";
 
 const CACHE_MS = 1000;
@@ -25,6 +27,8 @@ export class ConfigService {
   constructor(
     private readonly db: Db,
     private readonly changes?: Invalidations,
+    /** Seals the values of secret keys at rest (boot.ts); without it (unit tests) they are stored as they are. */
+    private readonly secretKey?: CryptoKey,
   ) {
     changes?.on("config", () => this.invalidate());
   }
@@ -42,7 +46,7 @@ export class ConfigService {
     const generation = this.generation;
     const values = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, d]) => [k, structuredClone(d.default)])) as Record<string, unknown>;
     for (const row of await this.db.select().from(setting)) {
-      if (configKey(row.key)) values[row.key] = row.value;
+      if (configKey(row.key)) values[row.key] = await this.open(row.key, row.value);
     }
     if (generation === this.generation) this.cache = { at: Date.now(), values: values as ConfigValues };
     return values as ConfigValues;
@@ -90,8 +94,9 @@ export class ConfigService {
       }
     }
     const before = await this.all();
+    const stored = await Promise.all(entries.map(async ([key, value]) => [key, await this.stored(key, value)] as const));
     await this.db.transaction(async (tx) => {
-      for (const [key, value] of entries) {
+      for (const [key, value] of stored) {
         await tx
           .insert(setting)
           .values({ group, key, value, updatedBy: actorId })
@@ -105,6 +110,39 @@ export class ConfigService {
     return (await this.grouped())[group as ConfigGroup];
   }
 
+  /** A stored value as the service uses it: a sealed secret opened (one that no longer opens reads as the default). */
+  private async open(key: string, stored: unknown): Promise<unknown> {
+    if (!isSealed(stored)) return stored;
+    const plain = this.secretKey ? await unseal(this.secretKey, stored.sealed, sealContext(key)) : null;
+    return plain ?? structuredClone(configKey(key)!.default);
+  }
+
+  /** What is written for `value`: a non-empty secret sealed. */
+  private async stored(key: string, value: unknown): Promise<unknown> {
+    if (!configKey(key)?.secret || !this.secretKey || typeof value !== "string" || value === "") return value;
+    return { sealed: await seal(this.secretKey, value, sealContext(key)) };
+  }
+
+  /**
+   * Seals secret values still stored as they were typed (rows from before sealing). Run at start,
+   * after the migrations; idempotent, and a row changed meanwhile is left to its writer.
+   */
+  async sealPlaintextSecrets(): Promise<number> {
+    let sealed = 0;
+    for (const row of await this.db.select().from(setting)) {
+      if (!configKey(row.key)?.secret || typeof row.value !== "string" || row.value === "") continue;
+      const value = await this.stored(row.key, row.value);
+      const done = await this.db
+        .update(setting)
+        .set({ value })
+        .where(and(eq(setting.group, row.group), eq(setting.key, row.key), sql`${setting.value} = ${JSON.stringify(row.value)}::jsonb`))
+        .returning({ key: setting.key });
+      sealed += done.length;
+    }
+    if (sealed) this.invalidate();
+    return sealed;
+  }
+
   /** Forget the copy so the next read sees the database. */
   invalidate(): void {
     this.generation++;
@@ -112,6 +150,14 @@ export class ConfigService {
     this.loading = null;
   }
 }
+
+/** A sealed secret as stored in `setting.value`. */
+function isSealed(v: unknown): v is { sealed: string } {
+  return typeof v === "object" && v !== null && typeof (v as { sealed?: unknown }).sealed === "string";
+}
+
+/** Binds a sealed value to its key, so it opens on no other row. */
+const sealContext = (key: string) => `setting:${key}`;
 
 export async function auditRows(db: Db, action: string) {
   return db.select().from(auditLog).where(eq(auditLog.action, action));
