@@ -52,6 +52,8 @@ describe("workflow definitions", () => {
     expect(w2.versionId).not.toBe(w.versionId);
     const versions = await c.workflows.versions(w.id);
     expect(versions.map((v) => v.versionId)).toEqual([w2.versionId, w.versionId]);
+    expect(await c.workflows.version(w.id, w.versionId)).toMatchObject({ versionId: w.versionId, name: "Compress", graphJson: g1, paramsJson: null, notifySecretSet: false, current: false });
+    expect(await c.workflows.version(w.id, w2.versionId)).toMatchObject({ name: "Rotate", graphJson: g2, current: true });
     const restored = await c.workflows.restore(w.id, w.versionId);
     expect(restored).toMatchObject({ name: "Compress", graphJson: g1 });
     expect(restored.versionId).not.toBe(w.versionId);
@@ -276,6 +278,7 @@ describe("validation and bad input", () => {
       () => other.workflows.estimate(w.id),
       () => other.workflows.versions(w.id),
       () => other.workflows.restore(w.id, w.versionId),
+      () => other.workflows.version(w.id, w.versionId),
       () => other.workflows.runs(w.id),
       () => other.workflows.runDetail(runId),
       () => other.workflows.retry(runId),
@@ -284,6 +287,7 @@ describe("validation and bad input", () => {
       () => other.workflows.approve(runId, { decision: "approved" }),
       () => other.workflows.templates.delete(t.id),
       () => c.workflows.restore(w.id, "wfv_nope"),
+      () => c.workflows.version(w.id, "wfv_nope"),
     ]) {
       await expectApiError(call, "NOT_FOUND", 404);
     }

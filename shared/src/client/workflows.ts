@@ -23,6 +23,7 @@ import type {
   WorkflowEstimate,
   WorkflowPage,
   WorkflowVersion,
+  WorkflowVersionDetail,
 } from "../schemas/workflow";
 import { enc, qs, type PageQuery } from "./query";
 import type { Transport } from "./transport";
@@ -59,6 +60,8 @@ export function workflowsApi(t: Transport) {
     delete: (id: string) => t.call<Deleted>("DELETE", `/api/workflows/${enc(id)}`),
     estimate: (id: string) => t.call<WorkflowEstimate>("POST", `/api/workflows/${enc(id)}/estimate`, {}),
     versions: (id: string) => t.call<WorkflowVersion[]>("GET", `/api/workflows/${enc(id)}/versions`),
+    /** One version with its content (read-only). */
+    version: (id: string, versionId: string) => t.call<WorkflowVersionDetail>("GET", `/api/workflows/${enc(id)}/versions/${enc(versionId)}`),
     restore: (id: string, versionId: string) => t.call<Workflow>("POST", `/api/workflows/${enc(id)}/versions/${enc(versionId)}/restore`, {}),
     run,
     /** Starts a run and waits for it (see waitFor); answers the run's last detail. */

@@ -4,7 +4,8 @@
  * approvals and the node catalog. Request bodies refuse unknown fields; the graph's nodes and
  * edges keep them, because the editor (xyflow) stores `position`, `selected`, ... on them.
  */
-import { Type, type TSchema } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
+import { Page } from "./envelope";
 import { Delivery } from "./notify";
 import { NotificationDoc, TriggerDoc } from "./trigger-docs";
 
@@ -130,8 +131,20 @@ export const WorkflowEstimate = Type.Object({
 });
 export type WorkflowEstimate = typeof WorkflowEstimate.static;
 
-export const WorkflowVersion = Type.Object({ versionId: Type.String(), createdAt: DateTime(), name: Type.String() });
+export const WorkflowVersion = Type.Object({ versionId: Type.String(), createdAt: DateTime(), name: Type.String(), current: Type.Optional(Type.Boolean({ description: "the workflow's current version" })) });
 export type WorkflowVersion = typeof WorkflowVersion.static;
+
+/** One version with its content, read-only (the editor views and compares versions with it). */
+export const WorkflowVersionDetail = Type.Object({
+  versionId: Type.String(),
+  createdAt: DateTime(),
+  name: Type.String(),
+  current: Type.Boolean({ description: "the workflow's current version" }),
+  graphJson: Type.String(),
+  paramsJson: ShownParamsJson,
+  notifySecretSet: NotifySecretSet,
+});
+export type WorkflowVersionDetail = typeof WorkflowVersionDetail.static;
 
 export const Template = Type.Object({
   id: Type.String({ description: "built-in templates: `builtin:<slug>`" }),
@@ -266,8 +279,6 @@ export const CatalogNode = Type.Object({
 });
 export type CatalogNode = typeof CatalogNode.static;
 
-/** A page of a list, newest first; pass `nextCursor` as `cursor` for the next one. */
-export const Page = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 export const WorkflowPage = Page(Workflow);
 export type WorkflowPage = typeof WorkflowPage.static;
 export const RunPage = Page(Run);

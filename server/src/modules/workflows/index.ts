@@ -19,6 +19,7 @@ import {
   WorkflowEstimate,
   WorkflowPage,
   WorkflowVersion,
+  WorkflowVersionDetail,
   Approval,
 } from "@vektor/shared/schemas/workflow";
 import { ListQuery } from "@vektor/shared/schemas/file";
@@ -152,6 +153,10 @@ export function workflowsModule(s: Services, w: WorkflowService) {
       ...doc({ summary: "A workflow's runs, newest first (not in the spec)", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunPage }),
     })
     .get("/:id/versions", async ({ request, params }) => ok(await w.versions((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow's versions, newest first", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(WorkflowVersion) }) })
+    .get("/:id/versions/:versionId", async ({ request, params }) => ok(await w.version((await user(request)).id, params.id, params.versionId)), {
+      params: Type.Object({ id: Id, versionId: Id }),
+      ...doc({ summary: "One version with its content (not in the spec)", description: "Read-only: name, graphJson and paramsJson (without notifySecret) as saved in that version, for viewing and comparing versions.", tags, auth: "api", errors: ["NOT_FOUND"], data: WorkflowVersionDetail }),
+    })
     .post("/:id/versions/:versionId/restore", async ({ request, params }) => ok(await w.restore((await user(request)).id, params.id, params.versionId)), {
       params: Type.Object({ id: Id, versionId: Id }),
       ...doc({ summary: "Restore a version (saves a new version with its content)", description: "The version's name, graphJson and paramsJson come back, with the notifySecret that was set in that version (or none).", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),

@@ -27,7 +27,7 @@ import { BUILTIN_TEMPLATES } from "../../workflows/templates";
 import { splitNotifySecret, type NotifySecrets } from "../../workflows/notify/secret";
 import { tooManyStepsMessage, validateGraph } from "../../workflows/validate";
 import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
-import { approvalView, deliveryView, runView, stepView, templateView, workflowView } from "./view";
+import { approvalView, deliveryView, runView, stepView, templateView, versionView, workflowView } from "./view";
 
 type WorkflowRow = typeof workflow.$inferSelect;
 export type Trigger = "manual" | "webhook" | "schedule" | "watch" | "replay" | "mcp";
@@ -164,6 +164,17 @@ export class WorkflowService {
     const row = await this.owned(userId, id);
     const rows = await this.db.select().from(workflowVersion).where(eq(workflowVersion.workflowId, row.id)).orderBy(desc(workflowVersion.createdAt), desc(workflowVersion.id)).limit(500);
     return rows.map((v) => ({ versionId: v.id, createdAt: v.createdAt.toISOString(), name: v.name, current: v.id === row.versionId }));
+  }
+
+  /** One version with its content (paramsJson without the notifySecret, as every answer). */
+  async version(userId: string, id: string, versionId: string) {
+    const row = await this.owned(userId, id);
+    const [v] = await this.db
+      .select()
+      .from(workflowVersion)
+      .where(and(eq(workflowVersion.id, versionId), eq(workflowVersion.workflowId, row.id)));
+    if (!v) throw fail.notFound("Version");
+    return versionView(v, row.versionId);
   }
 
   /** A new version with the old one's content, its notifySecret included (validated again: the tools may have changed). */

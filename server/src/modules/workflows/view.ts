@@ -1,6 +1,6 @@
 /** Workflow rows as the API shows them (contract section 7 shapes). */
 import type { Delivery } from "@vektor/shared/schemas/notify";
-import type { delivery, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate } from "../../db/schema";
+import type { delivery, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion } from "../../db/schema";
 import { shownParams } from "../../workflows/notify/secret";
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -9,6 +9,12 @@ const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 export function workflowView(w: typeof workflow.$inferSelect) {
   const { paramsJson, notifySecretSet } = shownParams(w.paramsJson, w.notifySecretSealed);
   return { id: w.id, name: w.name, graphJson: w.graphJson, paramsJson, notifySecretSet, versionId: w.versionId, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString() };
+}
+
+/** A version with its content; `currentId` is the workflow's current version. */
+export function versionView(v: typeof workflowVersion.$inferSelect, currentId: string) {
+  const { paramsJson, notifySecretSet } = shownParams(v.paramsJson, v.notifySecretSealed);
+  return { versionId: v.id, createdAt: v.createdAt.toISOString(), name: v.name, current: v.id === currentId, graphJson: v.graphJson, paramsJson, notifySecretSet };
 }
 
 export function runView(r: typeof workflowRun.$inferSelect) {
