@@ -8,6 +8,7 @@ import { type Static, type TObject, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { ServiceError } from "@vektor/shared/errors";
 import { Batch, CreateBatchBody } from "@vektor/shared/schemas/batch";
+import { Page } from "@vektor/shared/schemas/envelope";
 import { ToolIndexEntry } from "@vektor/shared/schemas/job";
 import { RunBody, Workflow } from "@vektor/shared/schemas/workflow";
 import type { Caller } from "../auth/caller";
@@ -95,7 +96,6 @@ const PageArgs = Type.Object(
   },
   { additionalProperties: false },
 );
-const Page = <T extends TObject>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 const NoArgs = Type.Object({}, { additionalProperties: false });
 
 export const MCP_TOOLS: readonly McpTool[] = [

@@ -1,5 +1,6 @@
 /** Batch models (spec "Batch", contract sections 3 and 6). */
 import { Type, type Static } from "@sinclair/typebox";
+import { Page } from "./envelope";
 
 export const BatchStatus = Type.Union((["queued", "running", "completed", "failed", "cancelled"] as const).map((s) => Type.Literal(s)));
 export type BatchStatus = Static<typeof BatchStatus>;
@@ -101,7 +102,7 @@ export const BatchCreated = Type.Object({ batchId: Type.String(), credits: Type.
 export type BatchCreated = Static<typeof BatchCreated>;
 
 /** GET /api/batch answer: a page of the caller's batches. */
-export const BatchPage = Type.Object({ items: Type.Array(Batch), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export const BatchPage = Page(Batch);
 export type BatchPage = Static<typeof BatchPage>;
 
 /** GET /api/batch/{id} answer. */

@@ -15,6 +15,9 @@ export const ErrorEnvelope = Type.Object(
 
 export const Ok = <T extends TSchema>(data: T) => Type.Object({ ok: Type.Literal(true), data });
 
+/** A page of a list, newest first; pass `nextCursor` as `cursor` for the next one. Every paged answer is one. */
+export const Page = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
 export interface OkBody<T> {
   ok: true;
   data: T;

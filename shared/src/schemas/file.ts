@@ -1,5 +1,6 @@
 /** File, upload and import models (spec "Files and jobs", contract section 5). */
 import { Type, type Static } from "@sinclair/typebox";
+import { Page } from "./envelope";
 
 export const FileStatus = Type.Union([Type.Literal("PENDING"), Type.Literal("UPLOADED")]);
 
@@ -82,7 +83,7 @@ export const ImportUrlBody = Type.Object(
 );
 export type ImportUrlBody = Static<typeof ImportUrlBody>;
 
-export const FileList = Type.Object({ items: Type.Array(FileRecord), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export const FileList = Page(FileRecord);
 
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.String({ pattern: "^[0-9]{1,4}$", description: "1..200, default 50" })),

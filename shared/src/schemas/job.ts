@@ -1,5 +1,6 @@
 /** Job and tool models (contract section 6). */
 import { Type, type Static } from "@sinclair/typebox";
+import { Page } from "./envelope";
 
 export const JobStatus = Type.Union((["queued", "running", "succeeded", "failed", "cancelled"] as const).map((s) => Type.Literal(s)));
 export type JobStatus = Static<typeof JobStatus>;
@@ -27,7 +28,7 @@ export const Job = Type.Object({
 });
 
 /** GET /api/jobs answer: a page of the caller's tool jobs, newest first. */
-export const JobPage = Type.Object({ items: Type.Array(Job), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export const JobPage = Page(Job);
 
 export const RunToolBody = Type.Object(
   { fileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100 }), params: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
