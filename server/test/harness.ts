@@ -26,6 +26,7 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
 }
 
 export { freshDatabase } from "../src/db/test-database";
+export { waitFor } from "@vektor/shared/testing";
 import { freshDatabase } from "../src/db/test-database";
 
 export interface TestServer extends Running {
@@ -124,17 +125,6 @@ export async function spawnServer(env: Record<string, string>, base: string): Pr
   }
   p.kill("SIGKILL");
   throw new Error("server did not start");
-}
-
-/** Polls `fn` until `ok` holds for its value (returned), or throws naming `what` and the last value after `timeoutMs`. */
-export async function waitFor<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await Bun.sleep(50);
-  }
 }
 
 /** Run `fn`, expecting an ApiError with this code (and status); returns the error. */

@@ -11,7 +11,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { eq } from "drizzle-orm";
 import { apiToken } from "../src/db/schema";
 import { makePdf } from "./fixtures";
-import { startTestServer, type TestServer } from "./harness";
+import { startTestServer, waitFor, type TestServer } from "./harness";
 
 let srv: TestServer;
 const open: Client[] = [];
@@ -91,14 +91,6 @@ async function snapshot(c: User, workflowId?: string) {
     batches: (await c.t.call<Page<BatchView>>("GET", "/api/batch")).items.map((b) => b.batchId),
     runs: workflowId ? (await c.t.call<Page<{ runId: string }>>("GET", `/api/workflows/${workflowId}/runs`)).items.map((r) => r.runId) : [],
   };
-}
-
-async function until<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean, ms = 120_000): Promise<T> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await Bun.sleep(100)) {
-    const v = await get();
-    if (done(v)) return v;
-  }
-  throw new Error(`${what} did not happen within ${ms} ms`);
 }
 
 /** A raw POST to /api/mcp (for what the SDK client would never send). */
@@ -211,7 +203,7 @@ describe("the tools", () => {
     const { batchId, credits } = r.structuredContent as { batchId: string; credits: number };
     expect(credits).toBe(1 + 1 * 2);
     expect((await c.account()).credits).toBe(before - 3);
-    const ended = await until("the batch completing", () => c.t.call<{ batch: BatchView; files: { outFileId: string | null }[] }>("GET", `/api/batch/${batchId}`), (d) => ["completed", "failed", "cancelled"].includes(d.batch.status));
+    const ended = await waitFor("the batch completing", () => c.t.call<{ batch: BatchView; files: { outFileId: string | null }[] }>("GET", `/api/batch/${batchId}`), (d) => ["completed", "failed", "cancelled"].includes(d.batch.status), 120_000, 100);
     expect(ended.batch).toMatchObject({ status: "completed", total: 2, done: 2, failed: 0, credits: 3 });
     expect(ended.files.every((f) => f.outFileId)).toBe(true);
     const listed = (await call(client, "list_batches")).structuredContent as Page<BatchView & { name: string }>;
@@ -228,7 +220,7 @@ describe("the tools", () => {
     const { runId, credits } = r.structuredContent as { runId: string; credits: number };
     expect(credits).toBe(1 + 1 * 1);
     expect((await c.account()).credits).toBe(before - 2);
-    const done = await until("the run ending", () => c.t.call<{ run: { status: string; trigger: string; outputFileIds: string[] } }>("GET", `/api/workflows/runs/${runId}`), (d) => ["succeeded", "failed", "cancelled"].includes(d.run.status));
+    const done = await waitFor("the run ending", () => c.t.call<{ run: { status: string; trigger: string; outputFileIds: string[] } }>("GET", `/api/workflows/runs/${runId}`), (d) => ["succeeded", "failed", "cancelled"].includes(d.run.status), 120_000, 100);
     expect(done.run).toMatchObject({ status: "succeeded", trigger: "mcp" });
     expect(done.run.outputFileIds.length).toBe(1);
   });

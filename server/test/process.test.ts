@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, PASSWORD } from "./harness";
+import { freePort, PASSWORD, waitFor } from "./harness";
 import { makePdf } from "./fixtures";
 
 let proc: ReturnType<typeof Bun.spawn>;
@@ -40,15 +40,8 @@ beforeAll(async () => {
   throw new Error("server did not start");
 }, 150_000);
 
-/** Polls until `ready()` holds (true), or gives up at the deadline (false). */
-async function until(ready: () => boolean, ms = 30_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!ready()) {
-    if (Date.now() > deadline) return false;
-    await Bun.sleep(20);
-  }
-  return true;
-}
+/** Whether `ready()` comes to hold within `ms` (false when it does not). */
+const until = (ready: () => boolean, ms = 30_000): Promise<boolean> => waitFor("a condition", ready, Boolean, ms, 20).then(() => true, () => false);
 
 afterAll(() => {
   proc.kill("SIGKILL");

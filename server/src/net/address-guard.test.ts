@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ServiceError } from "@vektor/shared/errors";
+import { rejection } from "@vektor/shared/testing";
 import { checkUrl, classifyAddress, type Resolver } from "./address-guard.ts";
 
 /** A fake DNS: only the names listed here exist. No test here sends a packet anywhere. */
@@ -23,16 +23,6 @@ const fakeDns: Resolver = async (hostname) => {
 const noDns: Resolver = async (hostname) => {
   throw new Error(`unexpected DNS lookup of ${hostname}`);
 };
-
-async function rejection(promise: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    return { code: error.code, status: error.status, message: error.message };
-  }
-  throw new Error("expected a ServiceError, but the promise resolved");
-}
 
 describe("classifyAddress", () => {
   const blocked: [string, string][] = [

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Server, Socket, TCPSocketListener } from "bun";
 import { ServiceError } from "@vektor/shared/errors";
+import { rejection } from "@vektor/shared/testing";
 import type { Resolver } from "./address-guard.ts";
 import { pinTarget, safeFetch, type SafeFetchOptions } from "./safe-fetch.ts";
 
@@ -131,16 +132,6 @@ async function readUntilError(stream: ReadableStream<Uint8Array>): Promise<{ byt
     return { bytes, error };
   }
   return { bytes, error: null };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof ServiceError)) throw error;
-    return { code: error.code, status: error.status, message: error.message };
-  }
-  throw new Error("expected a ServiceError, but the promise resolved");
 }
 
 describe("safeFetch over loopback", () => {
