@@ -5,30 +5,17 @@
  */
 import { VektorClient } from "@vektor/shared/client";
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, spawnedDatabase, PASSWORD, spawnServer } from "./harness";
+import { killableServer, PASSWORD } from "./harness";
 import { makePdf } from "./fixtures";
 
-const dataDir = mkdtempSync(join(tmpdir(), "vektor-crash-"));
-let proc: ReturnType<typeof Bun.spawn> | null = null;
-let dropDb: (() => Promise<void>) | null = null;
-afterAll(async () => {
-  proc?.kill("SIGKILL");
-  await dropDb?.();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const server = killableServer("crash", { ADMIN_EMAILS: "crash@example.test" });
+afterAll(() => server.close());
 
 type Detail = { batch: { status: string; total: number; done: number; failed: number; credits: number }; files: { status: string; attempts: number; outFileIds: string[] }[] };
 
 test("SIGKILL half-way through a batch: after a restart every item is processed once and credits are charged once", async () => {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ADMIN_EMAILS: "crash@example.test", TOOL_WORKERS: "2", JOB_LEASE_MS: "1500", JOB_POLL_MS: "100" };
-  dropDb = await spawnedDatabase(env);
-  proc = await spawnServer(env, base);
-  const c = new VektorClient({ baseUrl: base });
+  await server.start();
+  const c = new VektorClient({ baseUrl: server.base });
   await c.auth.signUp({ name: "crash", email: "crash@example.test", password: PASSWORD });
   await c.admin.setConfig("batch_configs", { "batch.max_files_free": 40 });
   const ids: string[] = [];
@@ -40,12 +27,11 @@ test("SIGKILL half-way through a batch: after a restart every item is processed 
     done = (await c.t.call<Detail>("GET", `/api/batch/${batchId}`)).batch.done;
     await Bun.sleep(50);
   }
-  proc.kill("SIGKILL");
-  await proc.exited;
+  await server.kill();
   expect(done).toBeGreaterThanOrEqual(12);
   expect(done).toBeLessThan(40);
 
-  proc = await spawnServer(env, base);
+  await server.start();
   let d!: Detail;
   for (let i = 0; i < 2400; i++) {
     d = await c.t.call<Detail>("GET", `/api/batch/${batchId}`);

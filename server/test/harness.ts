@@ -127,6 +127,54 @@ export async function spawnServer(env: Record<string, string>, base: string): Pr
   throw new Error("server did not start");
 }
 
+/** A server process that tests kill with SIGKILL and start again on the same data (see killableServer). */
+export interface KillableServer {
+  /** Its base URL, known once started. */
+  readonly base: string;
+  /** Starts the process (the first time on a fresh port and database) and waits until it answers. */
+  start(): Promise<void>;
+  /** SIGKILL, and waits until the process is gone. */
+  kill(): Promise<void>;
+  /** Kills it if it runs, drops its database and removes its DATA_DIR (for afterAll). */
+  close(): Promise<void>;
+}
+
+/**
+ * The crash tests' server: spawnServer on a fresh DATA_DIR (and, on the PostgreSQL run, a fresh
+ * database), with two tool workers and short leases and polls so that the work of a killed
+ * process is taken again within seconds. `env` adds to or overrides those settings.
+ */
+export function killableServer(name: string, env: Record<string, string> = {}): KillableServer {
+  const dataDir = mkdtempSync(join(tmpdir(), `vektor-${name}-`));
+  let settings: Record<string, string> | null = null;
+  let proc: ReturnType<typeof Bun.spawn> | null = null;
+  let dropDb: (() => Promise<void>) | null = null;
+  let base = "";
+  return {
+    get base() {
+      return base;
+    },
+    async start() {
+      if (!settings) {
+        const port = await freePort();
+        base = `http://127.0.0.1:${port}`;
+        settings = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", TOOL_WORKERS: "2", JOB_LEASE_MS: "1500", JOB_POLL_MS: "100", ...env };
+        dropDb = await spawnedDatabase(settings);
+      }
+      proc = await spawnServer(settings, base);
+    },
+    async kill() {
+      proc?.kill("SIGKILL");
+      await proc?.exited;
+    },
+    async close() {
+      proc?.kill("SIGKILL");
+      await dropDb?.();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Run `fn`, expecting an ApiError with this code (and status); returns the error. */
 export async function expectApiError(fn: () => Promise<unknown>, code: string, status?: number) {
   try {

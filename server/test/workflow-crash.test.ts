@@ -7,20 +7,11 @@
 import { VektorClient } from "@vektor/shared/client";
 import type { RunDetail } from "@vektor/shared/schemas/workflow";
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, spawnedDatabase, PASSWORD, spawnServer } from "./harness";
+import { killableServer, PASSWORD } from "./harness";
 import { makePdf } from "./fixtures";
 
-const dataDir = mkdtempSync(join(tmpdir(), "vektor-wf-crash-"));
-let proc: ReturnType<typeof Bun.spawn> | null = null;
-let dropDb: (() => Promise<void>) | null = null;
-afterAll(async () => {
-  proc?.kill("SIGKILL");
-  await dropDb?.();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const server = killableServer("wf-crash");
+afterAll(() => server.close());
 
 const RUNS = 20;
 const KILLS = 4;
@@ -42,12 +33,8 @@ async function approveWaiting(c: VektorClient, runIds: string[]): Promise<RunDet
 }
 
 test("SIGKILL at random moments during 20 workflow runs: each finishes once, outputs once, exact ledger", async () => {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = { HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", TOOL_WORKERS: "2", JOB_LEASE_MS: "1500", JOB_POLL_MS: "100" };
-  dropDb = await spawnedDatabase(env);
-  proc = await spawnServer(env, base);
-  const c = new VektorClient({ baseUrl: base });
+  await server.start();
+  const c = new VektorClient({ baseUrl: server.base });
   await c.auth.signUp({ name: "wf-crash", email: "wf-crash@example.test", password: PASSWORD });
   const w = await c.workflows.create({ name: "crash", graphJson: GRAPH });
   const runIds: string[] = [];
@@ -59,9 +46,8 @@ test("SIGKILL at random moments during 20 workflow runs: each finishes once, out
   for (let k = 0; k < KILLS; k++) {
     const until = Date.now() + 200 + Math.random() * 1500;
     while (Date.now() < until) await approveWaiting(c, runIds);
-    proc.kill("SIGKILL");
-    await proc.exited;
-    proc = await spawnServer(env, base);
+    await server.kill();
+    await server.start();
   }
 
   let details: RunDetail[] = [];
