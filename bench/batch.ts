@@ -228,7 +228,7 @@ async function toolTimeMs(bytes: Uint8Array, name: string, runs: number): Promis
   }
 }
 
-/** The runner's claim of a queued job, the very statement server/src/jobs/runner.ts runs, as SQL and params. */
+/** The runner's claim of a queued job, the very statement server/src/queue/runner.ts runs, as SQL and params. */
 function claimQuery(perUser: number): { sql: string; params: unknown[] } {
   const db = drizzle(pg!.sql, { schema }) as unknown as Db;
   return claimStatement(db, QUEUED, { lane: "tool", perUser, global: 0, leaseMs: 30_000 }).toSQL();
@@ -431,7 +431,7 @@ try {
     );
   }
   console.log(`\nclaim query with ${ITEMS} queued items and ${jobs} job rows in the table (EXPLAIN ANALYZE, median of 5, rolled back):`);
-  console.log(`  server/src/jobs/runner.ts claim: ${fixed(claimPlan.ms, 2)} ms; plan:`);
+  console.log(`  server/src/queue/runner.ts claim: ${fixed(claimPlan.ms, 2)} ms; plan:`);
   for (const line of claimPlan.plan.filter((l) => /Scan|Sort|Limit|Aggregate|SubPlan|Execution/.test(l)).slice(0, 12)) console.log(`      ${line.trim()}`);
 
   let peakRss = Math.max(...runs.flat().map((r) => r.apiRss));

@@ -1,7 +1,7 @@
 /**
  * WASM tools against their native counterparts on Debian: for each tool that has one (qpdf,
  * mutool, pdftotext, ogr2ogr, gdal_translate, ffmpeg, gerbv), the median time of the tool the way
- * the server runs it (a warm WorkerPool of one Bun worker, server/src/jobs/pool.ts), the median of
+ * the server runs it (a warm WorkerPool of one Bun worker, server/src/tools/pool.ts), the median of
  * the same tool through execute() in this thread, the native command's median, and the ratio
  * pool / native against the target (<= 1.5x; media <= 8x).
  *

@@ -167,7 +167,7 @@ const pg = e2eOnly ? null : await startPostgres();
 if (pg) {
   try {
     // The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
-    const onPostgres = ["server/test", "server/src/jobs"];
+    const onPostgres = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts"];
     const serverOnly = only.filter((p) => onPostgres.some((dir) => p.startsWith(dir)));
     await bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : onPostgres, { TEST_DATABASE_URL: pg.url });
   } finally {

@@ -4,14 +4,14 @@
  * declares it, so these are reached by path: each module then resolves its own imports from its
  * own workspace, exactly as it does in the server.
  */
-export { WorkerPool } from "../../server/src/jobs/pool";
+export { WorkerPool } from "../../server/src/tools/pool";
 export { createLogger } from "../../server/src/log";
 export { execute, listManifests, setWasmLocator } from "../../wasm-tools/src/index";
 export { nodeModulesWasmLocator } from "../../wasm-tools/src/runtime/node-wasm";
 export { PDFDocument, StandardFonts, rgb, degrees, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } from "../../wasm-tools/node_modules/pdf-lib";
 export { default as postgres } from "../../server/node_modules/postgres";
 export { drizzle } from "../../server/node_modules/drizzle-orm/postgres-js";
-export { claimStatement, QUEUED } from "../../server/src/jobs/runner";
+export { claimStatement, QUEUED } from "../../server/src/queue/runner";
 export { schema } from "../../server/src/db/schema";
 export type { Db } from "../../server/src/db/client";
 export { openDatabase } from "../../server/src/db/client";

@@ -13,12 +13,13 @@ import { FileService } from "./modules/files/service";
 import { systemModule } from "./modules/system";
 import { tokensModule } from "./modules/tokens";
 import { toolsModule } from "./modules/tools";
+import { toolRunsModule } from "./modules/tool-runs";
 import { batchModule } from "./modules/batch";
 import { BatchEventHub } from "./modules/batch/events";
 import { BatchZips } from "./modules/batch/zip";
 import type { Services } from "./services";
 import { workflowsModule } from "./modules/workflows";
-import { triggersModule } from "./modules/workflows/triggers-routes";
+import { triggersModule } from "./modules/triggers";
 import { mcpModule } from "./mcp";
 
 export function createApp(s: Services) {
@@ -32,7 +33,8 @@ export function createApp(s: Services) {
     .use(authRoutes(s))
     .use(accountModule(s))
     .use(tokensModule(s))
-    .use(toolsModule(s, s.jobs, { waitMs: s.env.toolWaitMs }))
+    .use(toolsModule(s))
+    .use(toolRunsModule(s, s.jobs, { waitMs: s.env.toolWaitMs }))
     .use(filesModule(s, files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
     .use(workflowsModule(s, s.workflows))

@@ -18,23 +18,23 @@ import { UrlSigner } from "./lib/signer";
 import { createLogger } from "./log";
 import { ConfigService } from "./modules/config/service";
 import { TokenService } from "./modules/tokens/service";
-import { JobService } from "./modules/jobs/service";
+import { JobService } from "./modules/tool-runs/service";
 import { BatchService } from "./modules/batch/service";
 import { BatchEventHub } from "./modules/batch/events";
-import { WorkerPool } from "./jobs/pool";
-import { JobRunner } from "./jobs/runner";
+import { WorkerPool } from "./tools/pool";
+import { JobRunner } from "./queue/runner";
 import type { Services } from "./services";
-import { jobHandlers } from "./jobs/registry";
-import { scheduleRetention } from "./jobs/retention";
+import { jobHandlers } from "./job-handlers";
+import { scheduleRetention } from "./modules/files/retention";
 import { Engine } from "./workflows/engine";
 import { WorkflowService } from "./modules/workflows/service";
-import { TriggerService } from "./modules/workflows/triggers";
+import { TriggerService } from "./workflows/triggers/service";
 import { deriveSecretKey } from "./lib/secret-box";
 import { scheduleDispatch } from "./workflows/triggers/schedule";
 import { queueNotifications } from "./workflows/notify/deliveries";
 import { NotifySecrets, sealPlaintextNotifySecrets } from "./workflows/notify/secret";
 import { createStore } from "./storage";
-import { isLane } from "./jobs/kinds";
+import { isLane } from "./queue/kinds";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
 function authSecret(env: Env): string {

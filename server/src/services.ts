@@ -11,13 +11,13 @@ import type { ConfigService } from "./modules/config/service";
 import type { TokenService } from "./modules/tokens/service";
 import type { ObjectStore } from "./storage/types";
 import type { UrlSigner } from "./lib/signer";
-import type { JobService } from "./modules/jobs/service";
+import type { JobService } from "./modules/tool-runs/service";
 import type { BatchService } from "./modules/batch/service";
 import type { BatchEventHub } from "./modules/batch/events";
 import type { Engine } from "./workflows/engine";
 import type { WorkflowService } from "./modules/workflows/service";
-import type { JobHandlers } from "./jobs/handlers";
-import type { TriggerService } from "./modules/workflows/triggers";
+import type { JobHandlers } from "./queue/registry";
+import type { TriggerService } from "./workflows/triggers/service";
 import type { NotifySecrets } from "./workflows/notify/secret";
 
 export interface Services {

@@ -87,7 +87,10 @@ describe("sign-up and sign-in from a script (no Origin)", () => {
     const c = await srv.user();
     const res = await post("sign-in/email", { email: c.email, password: PASSWORD }, { ...nodeFetch, cookie: "svc.session_token=x" });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { code?: string }).code).toBe("MISSING_OR_NULL_ORIGIN");
+    // Better Auth's refusal (MISSING_OR_NULL_ORIGIN), in the error envelope with the catalog's code.
+    const body = (await res.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body).toMatchObject({ ok: false, error: { code: "FORBIDDEN" } });
+    expect(body.error.message).toMatch(/origin/i);
   });
 });
 

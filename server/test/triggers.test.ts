@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { job, workflowTrigger } from "../src/db/schema";
-import { enqueue } from "../src/jobs/queue";
+import { enqueue } from "../src/queue/enqueue";
 import { dispatchSchedules } from "../src/workflows/triggers/schedule";
 import { ADMIN_EMAIL, expectApiError, freePort, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
 import { linear } from "./graphs";

@@ -198,7 +198,7 @@ export const job = pgTable(
     id: text("id").primaryKey(),
     /** The owner; null for system work (retention, schedule dispatch). */
     userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
-    /** The job kind (jobs/kinds.ts): tool.run, workflow.step, approval.timeout, retention.sweep, ... */
+    /** The job kind (queue/kinds.ts): tool.run, workflow.step, approval.timeout, retention.sweep, ... */
     kind: text("kind").notNull().default("tool.run"),
     /** tool (long runs on the worker pool, per-user limits) or control (short transitions). */
     lane: text("lane").notNull().default("tool"),

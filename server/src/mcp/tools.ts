@@ -12,7 +12,7 @@ import { Page } from "@vektor/shared/schemas/envelope";
 import { ToolIndexEntry } from "@vektor/shared/schemas/job";
 import { RunBody, Workflow } from "@vektor/shared/schemas/workflow";
 import type { Caller } from "../auth/caller";
-import { toolIndex } from "../modules/tools";
+import { toolIndex } from "../tools/catalog";
 import type { Services } from "../services";
 
 /** anonymous: anyone; token: any live API token; write: a token with the `mcp:write` scope. */

@@ -10,7 +10,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import { newId } from "../lib/ids";
-import { enqueue } from "../jobs/queue";
+import { enqueue } from "../queue/enqueue";
 import { credit } from "../modules/account/credits";
 import type { ObjectStore } from "../storage/types";
 import { executeStep, runsInline } from "./execute";

@@ -10,7 +10,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import { delivery, setting, user, workflow } from "../../db/schema";
 import { newId } from "../../lib/ids";
-import { enqueue } from "../../jobs/queue";
+import { enqueue } from "../../queue/enqueue";
 import { CONFIG_KEYS } from "../../modules/config/keys";
 import type { RunRow, TerminalHook } from "../engine";
 

@@ -7,7 +7,7 @@
  */
 import nodemailer from "nodemailer";
 import type { DeliveryAttempt } from "../../db/schema";
-import type { ControlHandler } from "../../jobs/handlers";
+import type { ControlHandler } from "../../queue/registry";
 import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
 import { loadDelivery, recordAttempt } from "./deliveries";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { backoffMs } from "../../jobs/kinds";
+import { backoffMs } from "../../queue/kinds";
 import { signatureHeader } from "../../lib/webhook-signature";
 import type { RunRow } from "../engine";
 import { emailMessage, notifyBody, notifyParams } from "./deliveries";

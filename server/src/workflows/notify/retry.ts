@@ -8,8 +8,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import { delivery, type DeliveryAttempt } from "../../db/schema";
-import type { RetryRequest } from "../../jobs/handlers";
-import type { RetryPolicy } from "../../jobs/kinds";
+import type { RetryRequest } from "../../queue/registry";
+import type { RetryPolicy } from "../../queue/kinds";
 import type { Logger } from "../../log";
 import type { ConfigService } from "../../modules/config/service";
 

@@ -10,7 +10,7 @@ import { ServiceError } from "@vektor/shared/errors";
 import { DELIVERY_HEADER } from "@vektor/shared/schemas/notify";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@vektor/shared/schemas/trigger";
 import type { DeliveryAttempt } from "../../db/schema";
-import type { ControlHandler } from "../../jobs/handlers";
+import type { ControlHandler } from "../../queue/registry";
 import { signatureHeader } from "../../lib/webhook-signature";
 import { guardedRequest } from "../../net/safe-fetch";
 import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";

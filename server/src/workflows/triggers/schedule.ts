@@ -15,8 +15,8 @@ import type { DispatchResult } from "@vektor/shared/schemas/trigger";
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { resultRows, type Db, type Tx } from "../../db/client";
 import { webhookSignature, workflow, workflowTrigger, workflowTriggerFire } from "../../db/schema";
-import type { ControlHandler } from "../../jobs/handlers";
-import { dueNow, enqueue } from "../../jobs/queue";
+import type { ControlHandler } from "../../queue/registry";
+import { dueNow, enqueue } from "../../queue/enqueue";
 import { fireTimes, firesAt } from "./cron";
 import { fireOnce, loadTrigger, type TriggerJobDeps } from "./start";
 

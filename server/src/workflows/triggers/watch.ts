@@ -8,8 +8,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { file, workflow, workflowTrigger } from "../../db/schema";
-import type { ControlHandler } from "../../jobs/handlers";
-import { enqueue } from "../../jobs/queue";
+import type { ControlHandler } from "../../queue/registry";
+import { enqueue } from "../../queue/enqueue";
 import { matchesPrefixSuffix } from "../files";
 import { fireOnce, loadTrigger, type TriggerJobDeps } from "./start";
 

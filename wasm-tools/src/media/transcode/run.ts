@@ -41,8 +41,10 @@ export function encodeArgs(params: Params): string[] {
   }
   // VP8: this core's VP9 encoder (libvpx-vp9) dies with "memory access out of bounds" on every
   // input (upstream ffmpeg.wasm issue 679), so WebM is VP8 + Vorbis.
+  // A negative cpu-used fixes the realtime speed: a positive one lets libvpx adapt it to how long
+  // frames take, so a busy machine encoded the same input to other bytes.
   const rate = bitrateKbps ? ["-b:v", `${bitrateKbps}k`] : ["-crf", "10", "-b:v", "1M"];
-  return [...common, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", ...rate, "-c:a", "libvorbis", "-b:a", "128k", "-f", "webm"];
+  return [...common, "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "-8", ...rate, "-c:a", "libvorbis", "-b:a", "128k", "-f", "webm"];
 }
 
 const EXT: Record<Target, string> = { mp3: "mp3", ogg: "ogg", opus: "opus", wav: "wav", flac: "flac", mp4: "mp4", webm: "webm" };

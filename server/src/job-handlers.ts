@@ -1,14 +1,14 @@
 /** The handler of every job kind, composed once at boot: start-up fails on a kind with none or two. */
-import type { Services } from "../services";
-import { FileService } from "../modules/files/service";
-import { approvalTimeoutHandler, workflowStepHandler } from "../workflows/handlers";
-import { JobHandlers } from "./handlers";
-import type { JobData } from "./kinds";
-import { retentionHandler } from "./retention";
-import { scheduleDispatchHandler, scheduleFireHandler } from "../workflows/triggers/schedule";
-import { watchFireHandler } from "../workflows/triggers/watch";
-import { notifyEmailHandler } from "../workflows/notify/email";
-import { notifyWebhookHandler } from "../workflows/notify/webhook";
+import type { Services } from "./services";
+import { FileService } from "./modules/files/service";
+import { approvalTimeoutHandler, workflowStepHandler } from "./workflows/step-jobs";
+import { JobHandlers } from "./queue/registry";
+import type { JobData } from "./queue/kinds";
+import { retentionHandler } from "./modules/files/retention";
+import { scheduleDispatchHandler, scheduleFireHandler } from "./workflows/triggers/schedule";
+import { watchFireHandler } from "./workflows/triggers/watch";
+import { notifyEmailHandler } from "./workflows/notify/email";
+import { notifyWebhookHandler } from "./workflows/notify/webhook";
 
 export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
   const deps = { db: s.database.db, store: s.store, config: s.config, engine: s.engine };

@@ -7,7 +7,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
-import type { ControlHandler } from "../jobs/handlers";
+import type { ControlHandler } from "../queue/registry";
 import type { ConfigService } from "../modules/config/service";
 import { formatDuration } from "../lib/duration";
 import type { ObjectStore } from "../storage/types";

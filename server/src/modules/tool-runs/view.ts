@@ -1,7 +1,6 @@
 /** A job row as the API shows it. */
-import type { file, job } from "../../db/schema";
-
-export type JobRow = typeof job.$inferSelect;
+import type { file } from "../../db/schema";
+import type { JobRow } from "../../queue/kinds";
 type FileRow = typeof file.$inferSelect;
 
 export interface JobView {

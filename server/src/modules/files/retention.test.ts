@@ -1,14 +1,14 @@
 /** The retention sweep as a self-rescheduling, deduplicated queue job, on the real database. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { file, job } from "../db/schema";
-import { readEnv } from "../env";
-import { UrlSigner } from "../lib/signer";
-import { ConfigService } from "../modules/config/service";
-import { FileService } from "../modules/files/service";
-import { JobService } from "../modules/jobs/service";
+import { file, job } from "../../db/schema";
+import { readEnv } from "../../env";
+import { UrlSigner } from "../../lib/signer";
+import { ConfigService } from "../config/service";
+import { FileService } from "./service";
+import { JobService } from "../tool-runs/service";
 import { RETENTION_EVERY_MS, retentionHandler, scheduleRetention } from "./retention";
-import { clearQueue, handlerSet, insertUser, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, uploadPdf, waitForStatus, type TestQueue } from "./queue.testkit";
+import { clearQueue, handlerSet, insertUser, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, uploadPdf, waitForStatus, type TestQueue } from "../../queue/queue.testkit";
 
 let q: TestQueue;
 let files: FileService;

@@ -1,6 +1,6 @@
 /** The handler registry refuses to start on a kind with no handler, two handlers, or one the queue does not know. */
 import { describe, expect, test } from "bun:test";
-import { JobHandlers, type AnyHandler } from "./handlers";
+import { JobHandlers, type AnyHandler } from "./registry";
 import { JOB_KINDS } from "./kinds";
 import { noopControl, noopTool } from "./queue.testkit";
 

@@ -3,7 +3,7 @@
  * handler or two (immich's job repository), and says which lane each kind's jobs run in.
  */
 import type { Tx } from "../db/client";
-import type { JobRow } from "../modules/jobs/view";
+import type { JobRow } from "./kinds";
 import { JOB_KINDS, LANES, type JobData, type JobKind, type RetryPolicy } from "./kinds";
 
 export type Failure = { code: string; message: string };

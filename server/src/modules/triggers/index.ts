@@ -11,7 +11,7 @@ import { JSON_BODY_LIMIT, jsonBody, readCappedBytes } from "../../http/core";
 import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
-import type { TriggerService } from "./triggers";
+import type { TriggerService } from "../../workflows/triggers/service";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const tags = ["Workflows"];

@@ -16,11 +16,11 @@ import type { Db } from "../db/client";
 import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { Logger } from "../log";
-import type { JobRow } from "../modules/jobs/view";
+import type { JobRow } from "./kinds";
 import type { ObjectStore } from "../storage/types";
-import type { ControlJob, ControlOutcome, Failure, JobHandlers, RetryRequest, ToolOutcome } from "./handlers";
+import type { ControlJob, ControlOutcome, Failure, JobHandlers, RetryRequest, ToolOutcome } from "./registry";
 import { backoffMs, LANE_KINDS, type JobKind, type Lane, type RetryPolicy } from "./kinds";
-import type { WorkerPool } from "./pool";
+import type { WorkerPool } from "../tools/pool";
 
 export interface RunnerOptions {
   timeoutMs: number;

@@ -1,8 +1,12 @@
 /**
  * Every kind of background work, as a typed union of `{ kind, data }` (immich's job names;
- * Windmill's queue): one queue table, one handler per kind (handlers.ts), and a lane per kind
+ * Windmill's queue): one queue table, one handler per kind (registry.ts), and a lane per kind
  * so a long tool run never delays a short control transition.
  */
+import type { job } from "../db/schema";
+
+/** A row of the job table. */
+export type JobRow = typeof job.$inferSelect;
 
 /** What each kind carries in `job.data`. */
 export interface JobData {

@@ -15,11 +15,11 @@ import { openDatabase, type Database, type Db } from "../db/client";
 import { file, job, user } from "../db/schema";
 import { newId } from "../lib/ids";
 import { createLogger, type Logger } from "../log";
-import type { JobRow } from "../modules/jobs/view";
+import type { JobRow } from "./kinds";
 import { LocalStore } from "../storage/local";
-import { JobHandlers, type AnyHandler, type ControlHandler, type ToolRunHandler } from "./handlers";
+import { JobHandlers, type AnyHandler, type ControlHandler, type ToolRunHandler } from "./registry";
 import { JOB_KINDS, type JobKind } from "./kinds";
-import { WorkerPool } from "./pool";
+import { WorkerPool } from "../tools/pool";
 import { JobRunner, type RunnerOptions } from "./runner";
 
 export type ControlKind = Exclude<JobKind, "tool.run">;

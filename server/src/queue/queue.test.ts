@@ -2,8 +2,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { job } from "../db/schema";
-import { dueNow, enqueue } from "./queue";
-import type { ControlHandler } from "./handlers";
+import { dueNow, enqueue } from "./enqueue";
+import type { ControlHandler } from "./registry";
 import { clearQueue, gate, handlerSet, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
 
 let q: TestQueue;

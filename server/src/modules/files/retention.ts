@@ -3,10 +3,10 @@
  * records its end, under one dedupe key, so however many processes run there is one sweep every
  * 10 minutes instead of one per process.
  */
-import type { Db, Tx } from "../db/client";
-import type { FileService } from "../modules/files/service";
-import type { ControlHandler } from "./handlers";
-import { enqueue } from "./queue";
+import type { Db, Tx } from "../../db/client";
+import type { FileService } from "./service";
+import type { ControlHandler } from "../../queue/registry";
+import { enqueue } from "../../queue/enqueue";
 
 export const RETENTION_EVERY_MS = 10 * 60_000;
 

@@ -1,6 +1,6 @@
 /**
  * Jobs: validated creation (tool, params, input files), reads, the caller's list, cancel, and
- * waiting for completion. The work itself is done by jobs/runner.ts, in this process or another
+ * waiting for completion. The work itself is done by the queue (queue/runner.ts, tools/tool-run.ts), in this process or another
  * one sharing the DB.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
@@ -12,7 +12,8 @@ import { pageOf, preparedPages } from "../../http/cursor";
 import { newId } from "../../lib/ids";
 import type { ConfigService } from "../config/service";
 import { requireUploaded } from "../files/require";
-import { jobView, runOf, TERMINAL_JOB, type JobRow, type JobView } from "./view";
+import type { JobRow } from "../../queue/kinds";
+import { jobView, runOf, TERMINAL_JOB, type JobView } from "./view";
 
 export interface JobRequest {
   type: string;

@@ -19,11 +19,11 @@ import { newId, randomBase62 } from "../../lib/ids";
 import { seal, unseal } from "../../lib/secret-box";
 import { webhookHmac } from "../../lib/webhook-signature";
 import type { Logger } from "../../log";
-import { normalizeCron } from "../../workflows/triggers/cron";
-import { dbNow, DISPATCH_WINDOW_MS, dispatchSchedules } from "../../workflows/triggers/schedule";
-import { queueWatchFires } from "../../workflows/triggers/watch";
-import type { ConfigService } from "../config/service";
-import type { WorkflowService } from "./service";
+import { normalizeCron } from "./cron";
+import { dbNow, DISPATCH_WINDOW_MS, dispatchSchedules } from "./schedule";
+import { queueWatchFires } from "./watch";
+import type { ConfigService } from "../../modules/config/service";
+import type { WorkflowService } from "../../modules/workflows/service";
 
 const MAX_AFFIX = 255;
 type TriggerRow = typeof workflowTrigger.$inferSelect;

@@ -8,8 +8,8 @@ import { eq } from "drizzle-orm";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { file, job } from "../db/schema";
-import type { ToolOutcome, ToolRunHandler } from "./handlers";
-import { enqueue } from "./queue";
+import type { ToolOutcome, ToolRunHandler } from "../queue/registry";
+import { enqueue } from "../queue/enqueue";
 import {
   clearQueue,
   countMarked,
@@ -26,7 +26,7 @@ import {
   waitFor,
   waitForStatus,
   type TestQueue,
-} from "./queue.testkit";
+} from "../queue/queue.testkit";
 import { WorkerPool } from "./pool";
 
 let q: TestQueue;

@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { eq, sql } from "drizzle-orm";
 import { job } from "../db/schema";
 import { newId } from "../lib/ids";
-import type { ControlHandler, Failure } from "./handlers";
-import { enqueue } from "./queue";
+import type { ControlHandler, Failure } from "./registry";
+import { enqueue } from "./enqueue";
 import { claimStatement, QUEUED } from "./runner";
 import {
   capturedLog,
