@@ -16,6 +16,8 @@ export { schema } from "../../server/src/db/schema";
 export type { Db } from "../../server/src/db/client";
 export { openDatabase } from "../../server/src/db/client";
 export { inArray } from "../../server/node_modules/drizzle-orm";
+export { pcmWav } from "../../wasm-tools/src/testing/wav";
+export { makeBloatedPdf } from "../../wasm-tools/src/testing/pdf-fixtures";
 
 import { join } from "node:path";
 export const REPO = join(import.meta.dir, "..", "..");

@@ -5,7 +5,7 @@
  */
 import { randomFillSync } from "node:crypto";
 import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, rgb, StandardFonts } from "./deps";
+import { makeBloatedPdf, PDFDocument, pcmWav, rgb, StandardFonts } from "./deps";
 
 /** Deterministic pseudo-random numbers (mulberry32): the same input on every run and machine. */
 export function rng(seed: number): () => number {
@@ -46,29 +46,8 @@ export async function textPdf(pages: number, opts: { lines?: number; label?: str
   return doc.save({ useObjectStreams: false });
 }
 
-/**
- * A bloated PDF for pdf.compress: `pages` pages of `perPage` raw (unfiltered) RGB images of the
- * same smooth picture, each stored again, as careless producers do: deflate and de-duplication
- * both have work to do.
- */
-export async function bloatedPdf(pages: number, perPage = 6, size = 200): Promise<Uint8Array> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const pixels = new Uint8Array(size * size * 3);
-  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7 + (i >> 9)) % 251;
-  for (let p = 1; p <= pages; p++) {
-    const page = doc.addPage([595, 842]);
-    page.drawText(`Bloated page ${p}`, { x: 50, y: 780, size: 18, font });
-    for (let k = 0; k < perPage; k++) {
-      const image = doc.context.stream(pixels, { Type: "XObject", Subtype: "Image", Width: size, Height: size, ColorSpace: "DeviceRGB", BitsPerComponent: 8 });
-      const name = page.node.newXObject("Im", doc.context.register(image));
-      const x = 40 + (k % 3) * 180;
-      const y = 420 - Math.floor(k / 3) * 200;
-      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(170, 0, 0, 170, x, y), drawObject(name), popGraphicsState());
-    }
-  }
-  return doc.save({ useObjectStreams: false });
-}
+/** A bloated PDF for pdf.compress (raw images stored again and again): the tests' own maker. */
+export const bloatedPdf = makeBloatedPdf;
 
 /** A one-page PDF of a few hundred bytes of text: the batch benchmark's small input. */
 export async function smallPdf(n: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -190,32 +169,18 @@ ${[1, 2, 3].map(band).join("\n")}
 /** A 16-bit PCM stereo WAV at 44.1 kHz: a chord with a slow sweep and a little noise (`seconds` long). */
 export function wav(seconds: number, seed = 5): Uint8Array {
   const rate = 44_100;
-  const frames = Math.round(seconds * rate);
-  const out = new Uint8Array(44 + frames * 4);
-  const v = new DataView(out.buffer);
-  const ascii = (off: number, s: string) => [...s].forEach((c, i) => (out[off + i] = c.charCodeAt(0)));
-  ascii(0, "RIFF");
-  v.setUint32(4, 36 + frames * 4, true);
-  ascii(8, "WAVE");
-  ascii(12, "fmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 2, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 4, true);
-  v.setUint16(32, 4, true);
-  v.setUint16(34, 16, true);
-  ascii(36, "data");
-  v.setUint32(40, frames * 4, true);
   const rand = rng(seed);
-  for (let i = 0; i < frames; i++) {
-    const t = i / rate;
-    const f = 220 + 110 * Math.sin(t * 0.5);
-    const s = 0.3 * Math.sin(2 * Math.PI * f * t) + 0.2 * Math.sin(2 * Math.PI * f * 1.5 * t) + 0.1 * Math.sin(2 * Math.PI * 880 * t) + 0.02 * (rand() - 0.5);
-    v.setInt16(44 + i * 4, Math.round(s * 32767), true);
-    v.setInt16(44 + i * 4 + 2, Math.round(s * 0.8 * 32767), true);
-  }
-  return out;
+  let s = 0;
+  const sample = (i: number, channel: number) => {
+    if (channel === 0) {
+      const t = i / rate;
+      const f = 220 + 110 * Math.sin(t * 0.5);
+      s = 0.3 * Math.sin(2 * Math.PI * f * t) + 0.2 * Math.sin(2 * Math.PI * f * 1.5 * t) + 0.1 * Math.sin(2 * Math.PI * 880 * t) + 0.02 * (rand() - 0.5);
+      return Math.round(s * 32767);
+    }
+    return Math.round(s * 0.8 * 32767);
+  };
+  return pcmWav({ frames: Math.round(seconds * rate), rate, channels: 2, sample });
 }
 
 /**

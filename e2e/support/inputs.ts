@@ -1,18 +1,15 @@
 /** Inputs for the specs: generated in code (PDF with pdf-lib) or read from /fixtures. */
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { linePdf } from "@vektor/wasm-tools/testing/pdf-fixtures";
+import { toneWav } from "@vektor/wasm-tools/testing/wav";
 import type { FileSpec } from "./web";
 
 export const FIXTURES = join(import.meta.dir, "..", "..", "fixtures");
 
 /** A PDF of `pages` A4 pages, each with one line of text. */
-export async function makePdf(pages: number, text: string): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`${text}, page ${i + 1}`, { x: 50, y: 780, size: 18, font });
-  doc.setTitle(text);
-  return new Uint8Array(await doc.save());
+export function makePdf(pages: number, text: string): Promise<Uint8Array> {
+  return linePdf(pages, (n) => `${text}, page ${n}`, text);
 }
 
 /** A file from /fixtures, named as it is there. */
@@ -39,23 +36,5 @@ export function makeGeoJson(): Uint8Array {
 
 /** A mono 16-bit PCM WAV: `seconds` of a 440 Hz tone at `rate` Hz. */
 export function makeWav(seconds = 1, rate = 16_000): Uint8Array {
-  const samples = Math.round(seconds * rate);
-  const out = new Uint8Array(44 + samples * 2);
-  const view = new DataView(out.buffer);
-  const text = (at: number, s: string) => [...s].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
-  text(0, "RIFF");
-  view.setUint32(4, 36 + samples * 2, true);
-  text(8, "WAVE");
-  text(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  text(36, "data");
-  view.setUint32(40, samples * 2, true);
-  for (let i = 0; i < samples; i++) view.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12_000), true);
-  return out;
+  return toneWav({ seconds, rate, amplitude: 12_000 });
 }

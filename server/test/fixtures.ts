@@ -1,15 +1,12 @@
 /** Real test files: generated in code (PDF via pdf-lib) or copied third-party samples in /fixtures. */
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { linePdf } from "@vektor/wasm-tools/testing/pdf-fixtures";
 import { join } from "node:path";
 
 export const FIXTURES = join(import.meta.dir, "..", "..", "fixtures");
 
-export async function makePdf(pages = 2, text = "Vektor test"): Promise<Uint8Array<ArrayBuffer>> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 0; i < pages; i++) doc.addPage([595, 842]).drawText(`${text} page ${i + 1}`, { x: 50, y: 780, size: 18, font });
-  doc.setTitle(text);
-  return new Uint8Array(await doc.save());
+/** A PDF of `pages` A4 pages reading "`text` page n", titled `text`. */
+export function makePdf(pages = 2, text = "Vektor test"): Promise<Uint8Array<ArrayBuffer>> {
+  return linePdf(pages, (n) => `${text} page ${n}`, text);
 }
 
 export function fixture(path: string): Blob {

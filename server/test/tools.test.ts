@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
+import { toneWav } from "@vektor/wasm-tools/testing/wav";
 import { fixture, makePdf, noise } from "./fixtures";
 
 let srv: TestServer;
@@ -193,27 +194,8 @@ describe("jobs", () => {
   });
 });
 
-/** A 1-second 440 Hz mono WAV, written in code. */
-function wav(seconds = 1, rate = 16000): Uint8Array<ArrayBuffer> {
-  const samples = seconds * rate;
-  const buf = new ArrayBuffer(44 + samples * 2);
-  const v = new DataView(buf);
-  const text = (o: number, s: string) => [...s].forEach((ch, i) => v.setUint8(o + i, ch.charCodeAt(0)));
-  text(0, "RIFF");
-  v.setUint32(4, 36 + samples * 2, true);
-  text(8, "WAVEfmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, 1, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * 2, true);
-  v.setUint16(32, 2, true);
-  v.setUint16(34, 16, true);
-  text(36, "data");
-  v.setUint32(40, samples * 2, true);
-  for (let i = 0; i < samples; i++) v.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 12000), true);
-  return new Uint8Array(buf);
-}
+/** A 440 Hz mono WAV of `seconds` at 16 kHz, written in code. */
+const wav = (seconds = 1) => toneWav({ seconds, rate: 16_000, amplitude: 12_000 });
 
 describe("other families on the server", () => {
   test("media.transcode WAV -> MP3 (ffprobe reads it) and PCB render-board of a real board", async () => {

@@ -1,12 +1,24 @@
 /**
- * PDFs made in code for the tests: text documents with known words per page, and a deliberately
- * bloated one (raw, unfiltered image streams, the same image stored many times).
+ * PDFs made in code for the tests: one line per page, text documents with known words per page,
+ * and a deliberately bloated one (raw, unfiltered image streams, the same image stored many times).
  */
 import { concatTransformationMatrix, drawObject, PDFDocument, PDFName, PDFNumber, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 
 /** The words printed on page `n` of a text fixture (unique per page, so page order can be checked). */
 export function pageWords(label: string, n: number): string {
   return `${label} page ${n} marker${label}${n}`;
+}
+
+/**
+ * The small upload most service tests need: `pages` A4 pages, page n carrying the one line
+ * `line(n)` (18 pt, near the top), titled `title` when given.
+ */
+export async function linePdf(pages: number, line: (n: number) => string, title?: string): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n++) doc.addPage([595, 842]).drawText(line(n), { x: 50, y: 780, size: 18, font });
+  if (title !== undefined) doc.setTitle(title);
+  return new Uint8Array(await doc.save());
 }
 
 /** A PDF of `pages` A4 pages, each with `pageWords(label, n)` and a paragraph of filler text. */
@@ -23,17 +35,20 @@ export async function makeTextPdf(pages: number, label = "Doc", sizes?: [number,
   return doc.save();
 }
 
-/** A PDF of a few pages whose 30 image XObjects are the same 200x200 RGB picture, stored raw each time (~3.6 MB). */
-export async function makeBloatedPdf(): Promise<Uint8Array> {
+/**
+ * A PDF of `pages` pages of `perPage` raw (unfiltered) RGB images of the same smooth `size` by
+ * `size` picture, each stored again, as careless producers do: deflate and de-duplication both
+ * have work to do. By default 30 images of 200x200 (~3.6 MB); the benchmark makes larger ones.
+ */
+export async function makeBloatedPdf(pages = 5, perPage = 6, size = 200): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  const size = 200;
   const pixels = new Uint8Array(size * size * 3);
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7 + (i >> 9)) % 251;
-  for (let p = 1; p <= 5; p++) {
+  for (let p = 1; p <= pages; p++) {
     const page = doc.addPage([595, 842]);
     page.drawText(`Bloated page ${p}`, { x: 50, y: 780, size: 18, font });
-    for (let k = 0; k < 6; k++) {
+    for (let k = 0; k < perPage; k++) {
       const image = doc.context.stream(pixels, {
         Type: "XObject",
         Subtype: "Image",

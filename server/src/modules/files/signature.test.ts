@@ -11,8 +11,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { zipSync } from "fflate";
 import { serialize as toFlatGeobuf } from "flatgeobuf/lib/mjs/geojson.js";
-import { PDFDocument, StandardFonts } from "pdf-lib";
 import { FORMATS, type FormatId } from "@vektor/shared/formats";
+import { linePdf } from "@vektor/wasm-tools/testing/pdf-fixtures";
+import { toneWav } from "@vektor/wasm-tools/testing/wav";
 import { checkSignature, matchesFormat, SAMPLE_BYTES, type Sample } from "./signature";
 
 /** What confirm reads: up to SAMPLE_BYTES from each end. */
@@ -66,12 +67,7 @@ function crc(width: number, poly: number, data: Uint8Array): number {
 }
 
 /** 16-bit mono PCM, a 440 Hz tone. */
-function wav(frames = 800, rate = 8000): Uint8Array {
-  const tone = (i: number) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate));
-  const pcm = Array.from({ length: frames }, (_, i) => le16(tone(i) & 0xffff)).flat();
-  const fmt = [...le16(1), ...le16(1), ...le32(rate), ...le32(rate * 2), ...le16(2), ...le16(16)];
-  return cat("RIFF", le32(36 + pcm.length), "WAVE", "fmt ", le32(16), fmt, "data", le32(pcm.length), pcm);
-}
+const wav = () => toneWav({ frames: 800, rate: 8000, amplitude: 8000 });
 
 /** MPEG-1 Layer III frames of silence: 128 kbit/s, 44.1 kHz, mono; zero side info decodes as silence. */
 function mp3(frames = 10): Uint8Array {
@@ -187,12 +183,7 @@ function shapefile(x = 10, y = 50): Record<string, Uint8Array> {
 
 // --- Files made by real writers, and small text files written by hand.
 
-async function pdf(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage([200, 100]).drawText("vektor", { x: 20, y: 40, font });
-  return doc.save();
-}
+const pdf = () => linePdf(1, () => "vektor");
 
 const GEOJSON = {
   type: "FeatureCollection" as const,

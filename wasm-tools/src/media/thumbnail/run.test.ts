@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { expectToolError } from "../../testing/run-tool";
-import { ffprobe, makeVideo, makeWav, meanAbsDiff, nativeRgb, requireNativeFfmpeg, runMedia } from "../test-support";
+import { toneWav } from "../../testing/wav";
+import { ffprobe, makeVideo, meanAbsDiff, nativeRgb, requireNativeFfmpeg, runMedia } from "../test-support";
 import { defaultTime } from "./run";
 
 let clip: Uint8Array;
@@ -50,7 +51,7 @@ describe("media.thumbnail", () => {
     await expectToolError(runMedia("media.thumbnail", [{ name: "x.mp4", bytes: random }]), "INPUT_INVALID", /"x\.mp4" could not be read as a video \(ffmpeg: moov atom not found; Invalid data found/);
     const text = new TextEncoder().encode("Minutes of the meeting\n".repeat(50));
     await expectToolError(runMedia("media.thumbnail", [{ name: "notes.txt", bytes: text }]), "INPUT_INVALID", /"notes\.txt" is not a video in a supported format \(ffmpeg detected "tty"\)/);
-    await expectToolError(runMedia("media.thumbnail", [{ name: "tone.wav", bytes: makeWav({ seconds: 1 }) }]), "INPUT_INVALID", /"tone\.wav" is not a video in a supported format \(ffmpeg detected "wav"\)/);
+    await expectToolError(runMedia("media.thumbnail", [{ name: "tone.wav", bytes: toneWav({ seconds: 1, channels: 2 }) }]), "INPUT_INVALID", /"tone\.wav" is not a video in a supported format \(ffmpeg detected "wav"\)/);
     await expectToolError(runMedia("media.thumbnail", [{ name: "clip.mp4", bytes: clip }], { format: "gif" }), "PARAMS_INVALID", /format/);
   }, 60_000);
 });

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { makeTextPdf } from "../../testing/pdf-fixtures";
 import { expectToolError } from "../../testing/run-tool";
 import { liveJobWorkers } from "../ffmpeg/session";
-import { ffprobe, makeVideo, makeWav, requireNativeFfmpeg, runMedia, type Probe } from "../test-support";
+import { toneWav } from "../../testing/wav";
+import { ffprobe, makeVideo, requireNativeFfmpeg, runMedia, type Probe } from "../test-support";
 import { encodeArgs } from "./run";
 
 const near = (value: string | undefined, expected: number, tolerance = 0.2) => {
@@ -15,7 +16,7 @@ let tone: Uint8Array;
 let clip: Uint8Array;
 beforeAll(async () => {
   requireNativeFfmpeg();
-  tone = makeWav({ seconds: 3, rate: 44_100, channels: 2 });
+  tone = toneWav({ seconds: 3, rate: 44_100, channels: 2 });
   clip = await makeVideo({ seconds: 2, size: "160x120", rate: 10 });
 }, 60_000);
 
@@ -93,7 +94,7 @@ describe("media.transcode", () => {
   }, 60_000);
 
   test("an abort (or a host timeout) mid-transcode returns CANCELLED at once and ends the job worker", async () => {
-    const long = makeWav({ seconds: 300, rate: 48_000, channels: 2 }); // ~58 MB: seconds of LAME work in WASM
+    const long = toneWav({ seconds: 300, rate: 48_000, channels: 2 }); // ~58 MB: seconds of LAME work in WASM
     const controller = new AbortController();
     let abortedAt = 0;
     let progressAtAbort = 0;
