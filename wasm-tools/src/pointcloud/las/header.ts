@@ -1,7 +1,8 @@
 /**
  * The LAS public header block (versions 1.0 to 1.4): parsed from bytes, and patched in place
  * when a tool writes LAS. Writing starts from the input's own header bytes so that fields the
- * tool does not change (GUID, system id, dates, padding) survive byte for byte.
+ * tool does not change (GUID, system id, dates, padding) survive byte for byte. It imports no
+ * WASM, so the web app's point-cloud viewer reads headers with it too (a small bundle).
  */
 import { ToolError } from "@vektor/shared/tools/manifest";
 

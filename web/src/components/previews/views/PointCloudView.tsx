@@ -19,7 +19,7 @@ export default function PointCloudView({ name, mime, read }: ViewerProps) {
     const blob = await read();
     const compressed = extensionOf(name) === "laz" || mime === "application/vnd.laszip";
     const las = compressed ? (await runForView("pointcloud.laz-to-las", { name, blob }, {}, signal))[0]!.bytes : new Uint8Array(await blob.arrayBuffer());
-    return toPoints(readCloud(las, MAX_POINTS));
+    return toPoints(readCloud(las, MAX_POINTS, name));
   });
   const shown = cloud.value?.geometry.getAttribute("position").count ?? 0;
   const total = (cloud.value?.userData.total as number | undefined) ?? 0;
