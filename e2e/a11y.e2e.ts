@@ -1,40 +1,21 @@
 /**
  * Accessibility of every screen: axe-core (WCAG 2 A and AA rules, colour contrast included) on
- * sign-in, then signed in as the admin on Convert, Files, Batches, Tokens, Account and Admin,
- * with no serious or critical violation; and the keyboard: Tab through Convert reaches the file
- * input, the Tool select and Run, each with a visible focus indicator.
+ * sign-in, then signed in as the admin on Convert, Files, Batches, Workflows, Tokens, Account and
+ * Admin, with no serious or critical violation (the workflow editor's are in workflows.e2e.ts);
+ * and the keyboard: Tab through Convert reaches the file input, the Tool select and Run, each
+ * with a visible focus indicator.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { ADMIN_EMAIL, PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { seriousViolations } from "./support/axe";
 import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { requireWebBuild } from "./support/web";
 
-const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
 let srv: TestServer;
 let browser: Browser;
 let page: Page;
-
-/** The serious and critical WCAG 2 A/AA violations on the page as it is now. */
-async function seriousViolations(p: Page): Promise<Violation[]> {
-  if (!(await p.evaluate(() => "axe" in window))) await p.addScriptTag({ content: AXE_SOURCE });
-  const violations = await p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] }, resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-}
 
 /** Waits until the screen has its heading and nothing says it is still loading. */
 async function settled(p: Page, heading: string): Promise<void> {
@@ -50,6 +31,8 @@ beforeAll(async () => {
   const admin = await srv.admin();
   // Something in the lists, so tables and their rows are checked too.
   await admin.files.upload(new Blob([(await makePdf(1, "a11y")) as Uint8Array<ArrayBuffer>]), { filename: "a11y.pdf", mime: "application/pdf" });
+  const [template] = await admin.workflows.templates.list();
+  await admin.workflows.create({ name: "a11y workflow", graphJson: template!.graphJson });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
   logPageErrors(page);
@@ -71,7 +54,7 @@ describe("accessibility", () => {
     await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
   }, 120_000);
 
-  for (const screen of ["Convert", "Files", "Batches", "Tokens", "Account", "Admin"]) {
+  for (const screen of ["Convert", "Files", "Batches", "Workflows", "Tokens", "Account", "Admin"]) {
     test(`${screen} has no serious WCAG 2 A/AA violation`, async () => {
       await nav(screen).click();
       await settled(page, screen);

@@ -32,6 +32,13 @@ const TOOLS_DIR = "assets/tools";
  */
 const VIEWERS_DIR = "assets/viewers";
 const VIEWER_MODULES = /\/src\/components\/previews\/views\/|\/node_modules\/(three|maplibre-gl)\//;
+/**
+ * Where the workflow editor goes (React Flow, dagre, croner and the editor model: about 100 KB
+ * gzip): loaded when a workflow is opened and cached then, never precached, so the shell does
+ * not grow with it.
+ */
+const EDITOR_DIR = "assets/editor";
+const EDITOR_MODULES = /\/src\/screens\/workflows\/editor\/|\/src\/workflows\/model\/|\/node_modules\/(@xyflow|@dagrejs|croner|d3-[a-z]+|zustand|classcat)\//;
 /** Paths the server answers itself; the service worker never serves them from its cache. */
 const SERVER_PATHS = /^\/(api|docs|openapi\.json|status)(\/|$)/;
 
@@ -66,7 +73,7 @@ const pwa = VitePWA({
   },
   workbox: {
     globPatterns: ["**/*.{html,js,css,png,svg,json}"],
-    globIgnores: [`${TOOLS_DIR}/**`, `${VIEWERS_DIR}/**`],
+    globIgnores: [`${TOOLS_DIR}/**`, `${VIEWERS_DIR}/**`, `${EDITOR_DIR}/**`],
     navigateFallback: "index.html",
     navigateFallbackDenylist: [SERVER_PATHS],
     // The first visit's page is controlled at once, so the tools it runs are cached; an update
@@ -88,6 +95,11 @@ const pwa = VitePWA({
         handler: "CacheFirst",
         options: { cacheName: "vektor-viewers", cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 40 } },
       },
+      {
+        urlPattern: /\/assets\/editor\//,
+        handler: "CacheFirst",
+        options: { cacheName: "vektor-editor", cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 20 } },
+      },
     ],
   },
 });
@@ -104,8 +116,14 @@ export default defineConfig({
     rolldownOptions: {
       checks: { bundlerTimings: false },
       output: {
-        chunkFileNames: (chunk) => (chunk.moduleIds.some((id) => VIEWER_MODULES.test(id)) ? `${VIEWERS_DIR}/[name]-[hash].js` : "assets/[name]-[hash].js"),
-        assetFileNames: (asset) => (asset.names.some((n) => n.startsWith("maplibre-gl-worker")) ? `${VIEWERS_DIR}/[name]-[hash][extname]` : "assets/[name]-[hash][extname]"),
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => VIEWER_MODULES.test(id)) ? `${VIEWERS_DIR}/[name]-[hash].js` : chunk.moduleIds.some((id) => EDITOR_MODULES.test(id)) ? `${EDITOR_DIR}/[name]-[hash].js` : "assets/[name]-[hash].js",
+        assetFileNames: (asset) =>
+          asset.names.some((n) => n.startsWith("maplibre-gl-worker"))
+            ? `${VIEWERS_DIR}/[name]-[hash][extname]`
+            : asset.originalFileNames.some((n) => EDITOR_MODULES.test(`/${n}`))
+              ? `${EDITOR_DIR}/[name]-[hash][extname]`
+              : "assets/[name]-[hash][extname]",
       },
     },
   },

@@ -1,7 +1,6 @@
 /**
  * The app's routes (TanStack Router, typed): one lazily loaded chunk per screen, so the first
- * visit loads only the shell and the screen it opens. Later screens (workflows, runs) are more
- * children of the root.
+ * visit loads only the shell and the screen it opens.
  */
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from "@tanstack/react-router";
 import { Layout } from "./app/Layout";
@@ -20,6 +19,10 @@ const routeTree = rootRoute.addChildren([
   screen("/sign-in", () => import("./screens/SignInScreen"), "SignInScreen"),
   screen("/files", () => import("./screens/FilesScreen"), "FilesScreen"),
   screen("/batches", () => import("./screens/batches/BatchesScreen"), "BatchesScreen"),
+  screen("/workflows", () => import("./screens/workflows/WorkflowsScreen"), "WorkflowsScreen"),
+  // The editor is its own chunk with React Flow, dagre and croner (assets/editor/, not precached).
+  screen("/workflows/$id", () => import("./screens/workflows/editor/EditorScreen"), "EditorScreen"),
+  screen("/workflows/runs/$runId", () => import("./screens/workflows/RunScreen"), "RunScreen"),
   screen("/tokens", () => import("./screens/TokensScreen"), "TokensScreen"),
   screen("/account", () => import("./screens/AccountScreen"), "AccountScreen"),
   screen("/admin", () => import("./screens/AdminScreen"), "AdminScreen"),

@@ -20,6 +20,7 @@ const SCREENS = [
   { to: "/", label: "Convert" },
   { to: "/files", label: "Files" },
   { to: "/batches", label: "Batches" },
+  { to: "/workflows", label: "Workflows" },
   { to: "/tokens", label: "Tokens" },
   { to: "/account", label: "Account" },
 ] as const;

@@ -96,6 +96,23 @@ export function initialValue(field: FieldSpec): FieldValue {
   }
 }
 
+/** The control's value for a param already set (a saved step's params); the default when unset. */
+export function fieldValue(field: FieldSpec, value: unknown): FieldValue {
+  if (value === undefined) return initialValue(field);
+  switch (field.kind) {
+    case "choice": {
+      const index = field.choices!.findIndex((c) => c === value || JSON.stringify(c) === JSON.stringify(value));
+      return index >= 0 ? String(index) : initialValue(field);
+    }
+    case "boolean":
+      return value === true;
+    case "json":
+      return JSON.stringify(value);
+    default:
+      return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+}
+
 type FieldRead = { ok: true; value?: unknown } | { ok: false; message: string };
 
 function readField(field: FieldSpec, raw: FieldValue): FieldRead {

@@ -1,0 +1,352 @@
+/**
+ * The workflow studio in Chromium, as a person uses it: create a workflow from a template; add a
+ * step through the outline and one through the canvas (dropped from the palette, then connected
+ * by dragging from handle to handle); a refused connection says why; undo and redo give back
+ * exactly the graph before and after (compared through Export); Tidy; Save makes a new version;
+ * compare two versions and restore one; add each trigger type and fire the webhook by running
+ * the shown curl + openssl command; start a run and see it on its page. Keyboard alone adds and
+ * connects a step. axe-core on the list and the editor; screenshots at 1280 and 390 px under
+ * e2e/screenshots/ (nothing wider than the phone).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { VektorClient } from "@vektor/shared/client";
+import type { Browser, Locator, Page } from "playwright-core";
+import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
+import { seriousViolations } from "./support/axe";
+import { launchChromium, logPageErrors } from "./support/browser";
+import { makePdf } from "./support/inputs";
+import { requireWebBuild } from "./support/web";
+
+const SHOTS = join(import.meta.dir, "screenshots");
+const TEMPLATE = "Compress and zip PDFs";
+
+let srv: TestServer;
+let browser: Browser;
+let page: Page;
+let api: VektorClient & { email: string };
+let workflowId = "";
+
+async function shoot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const wide = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
+  // The page never scrolls sideways on a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize(wide);
+  await page.waitForTimeout(300);
+}
+
+const steps = () => page.getByRole("list", { name: "Steps", exact: true }).getByRole("listitem");
+/** The outline's item of the step titled exactly `title`. */
+const stepItem = (title: string) => steps().filter({ has: page.locator("strong", { hasText: new RegExp(`^${title}$`) }) });
+const status = () => page.getByRole("status");
+const edges = () => page.locator(".react-flow__edge");
+const handle = (nodeId: string, type: "source" | "target") => page.locator(`.react-flow__handle.${type}[data-nodeid="${nodeId}"]`);
+
+/** Opens "More actions" (Copy, Paste, Export, Import, Make template) when it is closed. */
+async function moreActions(): Promise<void> {
+  const details = page.locator("details.more-actions");
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.getByText("More actions").click();
+}
+
+/** The graph as the editor's Export writes it. */
+async function exported(): Promise<string> {
+  await moreActions();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export", exact: true }).click()]);
+  return readFileSync(await download.path(), "utf8");
+}
+
+/** Drags from one handle to another with the mouse, as a person draws an edge. */
+async function dragEdge(from: Locator, to: Locator): Promise<void> {
+  await from.hover();
+  await page.mouse.down();
+  const box = (await to.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** The flow's nodes' ids with their positions, from the canvas. */
+async function canvasPositions(): Promise<Record<string, string>> {
+  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll<HTMLElement>(".react-flow__node")].map((n) => [n.dataset.id!, n.style.transform])));
+}
+
+async function expectNoSeriousViolations(): Promise<void> {
+  const found = await seriousViolations(page);
+  expect(found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+beforeAll(async () => {
+  requireWebBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  srv = await startTestServer();
+  api = await srv.user();
+  for (const name of ["plan.pdf", "drawing-2.pdf"]) await api.files.upload(new Blob([(await makePdf(1, name)) as Uint8Array<ArrayBuffer>]), { filename: name, mime: "application/pdf" });
+  browser = await launchChromium();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 }, reducedMotion: "reduce" });
+  page = await context.newPage();
+  logPageErrors(page);
+  // A render error ends in the router's error screen without a pageerror: show it in the output.
+  page.on("console", (m) => m.type() === "error" && console.log(`[browser console.error] ${m.text()}`));
+  await page.goto(`${srv.url}/sign-in`);
+  await page.getByLabel("Email").fill(api.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+describe("workflow studio", () => {
+  test("New workflow from a template opens the editor with the template's steps", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Workflows" }).waitFor();
+    await page.getByText("No workflows yet.").waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "New workflow" }).click();
+    const dialog = page.getByRole("dialog", { name: "New workflow" });
+    await dialog.getByRole("textbox", { name: "Name" }).fill("Drawings");
+    const template = dialog.getByRole("combobox", { name: "Template" });
+    const options = await template.locator("option").allTextContents();
+    expect(options).toContain("Blank");
+    expect(options).toContain(TEMPLATE);
+    await expectNoSeriousViolations();
+    await template.selectOption({ label: TEMPLATE });
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await page.waitForURL(/\/workflows\/wf_/, { timeout: 30_000 });
+    workflowId = new URL(page.url()).pathname.split("/").pop()!;
+    await page.getByRole("heading", { level: 1, name: "Drawings" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("region", { name: "Canvas" }).waitFor();
+    await waitFor("three steps", () => steps().count(), (n) => n === 3);
+    for (const title of ["Uploaded files", "Compress PDF", "ZIP"]) expect(await stepItem(title).count()).toBe(1);
+    await page.locator(".react-flow__node").nth(2).waitFor();
+    expect(await edges().count()).toBe(2);
+    await page.getByText("No problems").waitFor({ timeout: 30_000 });
+  }, 120_000);
+
+  test("add a step through the outline: Add step, search, pick; connect it with Connect to; its settings", async () => {
+    await page.getByRole("button", { name: "Add step" }).click();
+    await page.getByRole("searchbox", { name: "Search steps" }).fill("rename");
+    await page.getByRole("option", { name: "Rename", exact: true }).click();
+    await waitFor("four steps", () => steps().count(), (n) => n === 4);
+    expect(await status().textContent()).toBe("Added Rename");
+
+    await stepItem("ZIP").getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("listbox", { name: "Connect to" }).getByRole("option", { name: "Rename", exact: true }).click();
+    await waitFor("three edges", () => edges().count(), (n) => n === 3);
+    await stepItem("Rename").getByText("From ZIP.").waitFor();
+
+    await stepItem("Rename").getByRole("button", { name: "Settings", exact: true }).click();
+    const settings = page.getByRole("region", { name: "Settings of Rename" });
+    await settings.getByLabel("Pattern", { exact: true }).fill("{name}-{date}{ext}");
+    await settings.getByRole("button", { name: "Apply" }).click();
+    await stepItem("Rename").getByText("pattern {name}-{date}{ext}").waitFor();
+  }, 120_000);
+
+  test("add a step through the canvas: drop from the palette, connect by dragging from handle to handle", async () => {
+    await page.getByRole("button", { name: "Close settings" }).click();
+    const palette = page.getByRole("region", { name: "Palette" });
+    await palette.getByRole("button", { name: "Download", exact: true }).dragTo(page.locator(".react-flow__pane"), { targetPosition: { x: 120, y: 60 } });
+    await waitFor("five steps", () => steps().count(), (n) => n === 5);
+    expect(await status().textContent()).toBe("Added Download");
+    await page.locator('.react-flow__node[data-id="download"]').waitFor();
+    // Laid out first, so the new step sits beside the others and no step covers a handle.
+    await page.getByRole("button", { name: "Tidy" }).click();
+    await page.waitForTimeout(400);
+    await dragEdge(handle("rename", "source"), handle("download", "target"));
+    await waitFor("four edges", () => edges().count(), (n) => n === 4);
+    await stepItem("Download").getByText("From Rename.").waitFor();
+    expect(await status().textContent()).toBe("Connected Rename to Download");
+    await page.getByText("No problems").waitFor({ timeout: 30_000 });
+    await shoot("workflow-editor");
+    await expectNoSeriousViolations();
+  }, 120_000);
+
+  test("a refused connection is not drawn and says why", async () => {
+    await dragEdge(handle("zip", "source"), handle("compress", "target"));
+    const alert = page.getByRole("alert").filter({ hasText: "Not connected" });
+    await alert.waitFor({ timeout: 10_000 });
+    expect(await alert.textContent()).toContain("would make a loop");
+    expect(await edges().count()).toBe(4);
+    // The outline refuses the same way.
+    await stepItem("Download").getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("listbox", { name: "Connect to" }).getByRole("option", { name: "Uploaded files", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Download already" }).or(page.getByRole("alert").filter({ hasText: "would make a loop" })).waitFor();
+    expect(await edges().count()).toBe(4);
+  }, 120_000);
+
+  test("undo and redo give back exactly the graph before and after (buttons and keys)", async () => {
+    const before = await exported();
+    await stepItem("Rename").getByRole("button", { name: "Delete step" }).click();
+    await waitFor("four steps", () => steps().count(), (n) => n === 4);
+    const after = await exported();
+    expect(after).not.toBe(before);
+    expect(JSON.parse(after).edges.length).toBe(2);
+
+    await page.getByRole("button", { name: "Undo", exact: true }).click();
+    expect(await exported()).toBe(before);
+    await page.getByRole("button", { name: "Redo", exact: true }).click();
+    expect(await exported()).toBe(after);
+
+    await page.locator(".react-flow__pane").click({ position: { x: 10, y: 10 } });
+    await page.keyboard.press("Control+z");
+    expect(await exported()).toBe(before);
+    await page.keyboard.press("Control+Shift+z");
+    expect(await exported()).toBe(after);
+    await page.keyboard.press("Control+z");
+    expect(await exported()).toBe(before);
+    expect(await steps().count()).toBe(5);
+  }, 120_000);
+
+  test("Tidy lays the graph out left to right and keeps it", async () => {
+    // Move a step by hand first: Tidy puts it back in its column.
+    const node = page.locator('.react-flow__node[data-id="compress"]');
+    const box = (await node.boundingBox())!;
+    await page.mouse.move(box.x + 60, box.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 60, box.y + 220, { steps: 6 });
+    await page.mouse.up();
+    const moved = await canvasPositions();
+    await page.getByRole("button", { name: "Tidy" }).click();
+    await waitFor("Tidied", async () => (await status().textContent()) ?? "", (t) => t === "Tidied");
+    const tidied = await canvasPositions();
+    expect(tidied.compress).not.toBe(moved.compress);
+    const xs = JSON.parse(await exported()).nodes.map((n: { id: string; position: { x: number } }) => [n.id, n.position.x]);
+    const x = Object.fromEntries(xs) as Record<string, number>;
+    expect(x.source! < x.compress! && x.compress! < x.zip! && x.zip! < x.rename! && x.rename! < x.download!).toBe(true);
+  }, 120_000);
+
+  test("Save makes a new version", async () => {
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await waitFor("Saved", async () => (await status().textContent()) ?? "", (t) => t === "Saved");
+    await page.getByText("All changes saved.").waitFor();
+    const versions = await api.workflows.versions(workflowId);
+    expect(versions.length).toBe(2);
+    const saved = JSON.parse((await api.workflows.get(workflowId)).graphJson);
+    expect(saved.nodes.map((n: { id: string }) => n.id).sort()).toEqual(["compress", "download", "rename", "source", "zip"]);
+  }, 120_000);
+
+  test("Versions: compare the two, then restore the first", async () => {
+    await page.getByRole("button", { name: "Versions", exact: true }).click();
+    const panel = page.getByRole("region", { name: "Versions" });
+    await panel.getByRole("checkbox", { name: /^Version 1,/ }).check();
+    await panel.getByRole("checkbox", { name: /^Version 2,/ }).check();
+    await panel.getByRole("button", { name: "Compare selected" }).click();
+    const diff = panel.getByRole("region", { name: "Changes from version 1 to version 2" });
+    await diff.getByText("Steps added").waitFor({ timeout: 30_000 });
+    const text = (await diff.textContent()) ?? "";
+    expect(text).toContain("Rename (rename)");
+    expect(text).toContain("Download (download)");
+    expect(text).toContain("Connections added");
+    expect(text).toContain("ZIP (zip) → Rename (rename)");
+    await shoot("workflow-versions");
+    await expectNoSeriousViolations();
+
+    await panel.getByRole("button", { name: "Restore version 1" }).click();
+    await waitFor("restored", async () => (await status().textContent()) ?? "", (t) => t.startsWith("Restored"));
+    await waitFor("three steps", () => steps().count(), (n) => n === 3);
+    expect(await edges().count()).toBe(2);
+    const versions = await api.workflows.versions(workflowId);
+    expect(versions.length).toBe(3);
+    const current = JSON.parse((await api.workflows.get(workflowId)).graphJson);
+    expect(current.nodes.map((n: { id: string }) => n.id).sort()).toEqual(["compress", "source", "zip"]);
+    await page.getByText("All changes saved.").waitFor();
+  }, 120_000);
+
+  test("Triggers: a webhook fired with the shown curl + openssl example, a schedule, a watch", async () => {
+    await page.getByRole("button", { name: "Triggers", exact: true }).click();
+    const panel = page.getByRole("region", { name: "Triggers" });
+    await panel.getByRole("button", { name: "Add webhook" }).click();
+    const secret = await panel.getByRole("textbox", { name: "Webhook secret" }).inputValue();
+    expect(secret).toMatch(/^whs_/);
+    const example = await panel.getByRole("textbox", { name: "Example call (curl and openssl)" }).inputValue();
+    expect(example).toContain(secret);
+    // Asynchronously: the server answering it runs in this process.
+    const call = Bun.spawn(["bash", "-c", example], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, exit] = await Promise.all([new Response(call.stdout).text(), new Response(call.stderr).text(), call.exited]);
+    expect({ exit, err }).toEqual({ exit: 0, err: "" });
+    const answer = JSON.parse(out) as { ok: boolean; data?: { runId: string } };
+    expect(answer.ok).toBe(true);
+    const runs = await api.workflows.runs(workflowId);
+    expect(runs.items.map((r) => [r.runId, r.trigger])).toEqual([[answer.data!.runId, "webhook"]]);
+
+    const cron = panel.getByRole("textbox", { name: "Cron" });
+    await cron.fill("*/15 * * * *");
+    await panel.getByText("Next five runs:").waitFor();
+    expect(await panel.locator("table.fires tbody tr").count()).toBe(5);
+    await panel.getByRole("button", { name: "Add schedule" }).click();
+    await panel.getByRole("button", { name: "Delete schedule" }).waitFor();
+
+    await panel.getByRole("textbox", { name: "Prefix" }).fill("plan");
+    await panel.getByRole("textbox", { name: "Suffix" }).fill(".PDF");
+    await panel.getByText("1 of your recent uploads would match:").waitFor();
+    await panel.getByText("plan.pdf").waitFor();
+    await panel.getByRole("button", { name: "Add watch" }).click();
+    await panel.getByRole("button", { name: "Delete watch" }).waitFor();
+
+    const triggers = await api.workflows.triggers.list(workflowId);
+    expect(triggers.map((t) => [t.type, t.config]).sort()).toEqual([
+      ["schedule", { cron: "*/15 * * * *" }],
+      ["watch", { prefix: "plan", suffix: ".PDF" }],
+      ["webhook", {}],
+    ]);
+    await shoot("workflow-triggers");
+    await expectNoSeriousViolations();
+  }, 120_000);
+
+  test("Run: pick an uploaded file, see the charge, start, land on the run's page", async () => {
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Run Drawings" });
+    await dialog.getByRole("checkbox", { name: "plan.pdf" }).check();
+    await dialog.getByText(/^1 file: this run costs \d+ credits? \(1 of \d+ steps\)\.$/).waitFor({ timeout: 30_000 });
+    await expectNoSeriousViolations();
+    await dialog.getByRole("button", { name: "Start run" }).click();
+    await page.waitForURL(/\/workflows\/runs\/run_/, { timeout: 30_000 });
+    await page.getByRole("heading", { level: 1, name: "Workflow run" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "succeeded" }).waitFor({ timeout: 90_000 });
+    const runId = new URL(page.url()).pathname.split("/").pop()!;
+    const detail = await api.workflows.runDetail(runId);
+    expect(detail.run.trigger).toBe("manual");
+    expect(detail.run.inputFileIds.length).toBe(1);
+  }, 180_000);
+
+  test("the list shows the workflow with its last run and triggers; axe finds nothing serious", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows", exact: true }).click();
+    const row = page.getByRole("row").filter({ hasText: "Drawings" });
+    await row.getByText("succeeded").waitFor({ timeout: 30_000 });
+    await row.getByText("webhook, schedule, watch").waitFor();
+    await page.getByRole("searchbox", { name: "Search by name" }).fill("draw");
+    await row.waitFor();
+    await page.getByRole("searchbox", { name: "Search by name" }).fill("nothing like it");
+    await page.getByText("No workflow has that name.").waitFor();
+    await page.getByRole("searchbox", { name: "Search by name" }).fill("");
+    await expectNoSeriousViolations();
+    await shoot("workflows-list");
+  }, 120_000);
+
+  test("keyboard alone: add a step and connect it from the outline", async () => {
+    await page.getByRole("link", { name: "Drawings" }).click();
+    await waitFor("three steps", () => steps().count(), (n) => n === 3);
+    await page.getByRole("button", { name: "Add step" }).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("download");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await waitFor("four steps", () => steps().count(), (n) => n === 4);
+    await stepItem("ZIP").getByRole("button", { name: "Connect", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    // Focus is in the list of steps to connect to; pick Download with the arrows.
+    const options = await page.getByRole("listbox", { name: "Connect to" }).getByRole("option").allTextContents();
+    for (let i = 0; i < options.findIndex((o) => o.startsWith("Download")); i++) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await stepItem("Download").getByText("From ZIP.").waitFor();
+    expect(await edges().count()).toBe(3);
+    const focused = await page.evaluate(() => document.activeElement?.textContent);
+    expect(focused).toBe("Connect");
+  }, 120_000);
+});

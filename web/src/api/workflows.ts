@@ -1,0 +1,155 @@
+/**
+ * Workflows through the official client: the paged list with each one's last run and triggers,
+ * templates, one workflow (save = a new version), the node catalog, validation, the estimate,
+ * versions, triggers, the public switches that govern them, runs. Components never call fetch.
+ */
+import type { PutTriggerBody } from "@vektor/shared/schemas/trigger";
+import type { CreateWorkflowBody, TemplateBody, UpdateWorkflowBody, Workflow } from "@vektor/shared/schemas/workflow";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { client } from "./client";
+import { FILES_KEY } from "./files";
+
+export const WORKFLOWS_KEY = ["workflows"] as const;
+const PAGE_SIZE = 20;
+/** Most workflows loaded for a search or a picker (pages of 200). */
+const ALL_LIMIT = 1000;
+
+/** A page of the caller's workflows, newest first. */
+export const useWorkflowsPage = (cursor: string | undefined) =>
+  useQuery({ queryKey: [...WORKFLOWS_KEY, "page", cursor ?? ""], queryFn: () => client.workflows.list({ limit: PAGE_SIZE, cursor }), placeholderData: keepPreviousData });
+
+/** Every workflow of the caller (up to 1000): the list has no server-side search, and op.workflow picks from all. */
+export const useAllWorkflows = (enabled = true) =>
+  useQuery({
+    queryKey: [...WORKFLOWS_KEY, "all"],
+    enabled,
+    queryFn: async () => {
+      const out: Workflow[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.workflows.list({ limit: 200, cursor });
+        out.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor && out.length < ALL_LIMIT);
+      return out;
+    },
+  });
+
+/** The workflow's newest run, or null. */
+export const useLastRun = (id: string) =>
+  useQuery({ queryKey: [...WORKFLOWS_KEY, id, "last-run"], queryFn: async () => (await client.workflows.runs(id, { limit: 1 })).items[0] ?? null });
+
+export const useTriggers = (id: string) => useQuery({ queryKey: [...WORKFLOWS_KEY, id, "triggers"], queryFn: () => client.workflows.triggers.list(id) });
+
+export const useTemplates = () => useQuery({ queryKey: [...WORKFLOWS_KEY, "templates"], queryFn: () => client.workflows.templates.list(), staleTime: 60_000 });
+
+export function useCreateWorkflow() {
+  const queries = useQueryClient();
+  return useMutation({ mutationFn: (body: CreateWorkflowBody) => client.workflows.create(body), onSuccess: () => queries.invalidateQueries({ queryKey: WORKFLOWS_KEY }) });
+}
+
+export function useDeleteWorkflow() {
+  const queries = useQueryClient();
+  return useMutation({ mutationFn: (id: string) => client.workflows.delete(id), onSuccess: () => queries.invalidateQueries({ queryKey: WORKFLOWS_KEY }) });
+}
+
+export const workflowKey = (id: string) => [...WORKFLOWS_KEY, id, "detail"] as const;
+
+export const useWorkflow = (id: string) => useQuery({ queryKey: workflowKey(id), queryFn: () => client.workflows.get(id), staleTime: Infinity });
+
+/** Saves a new version; the list, versions and estimate follow. */
+export function useSaveWorkflow(id: string) {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateWorkflowBody) => client.workflows.update(id, body),
+    onSuccess: (saved) => {
+      queries.setQueryData(workflowKey(id), saved);
+      void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, id, "versions"] });
+      void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, "page"] });
+      void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, "all"] });
+    },
+  });
+}
+
+export const useCatalog = () => useQuery({ queryKey: [...WORKFLOWS_KEY, "catalog"], queryFn: () => client.workflows.catalog(), staleTime: Infinity });
+
+/** The server's validation of a graph (POST /api/workflows/validate); pass an already debounced graphJson. */
+export const useValidation = (graphJson: string | null) =>
+  useQuery({ queryKey: [...WORKFLOWS_KEY, "validate", graphJson], queryFn: () => client.workflows.validate(graphJson!), enabled: graphJson !== null, placeholderData: keepPreviousData, staleTime: Infinity });
+
+/** What a run of the saved version charges (steps may exceed maxSteps: the run is then refused). */
+export const useWorkflowEstimate = (id: string, versionId: string | undefined, enabled = true) =>
+  useQuery({ queryKey: [...WORKFLOWS_KEY, id, "estimate", versionId], queryFn: () => client.workflows.estimate(id), enabled: enabled && Boolean(versionId), retry: false });
+
+export const useVersions = (id: string, enabled: boolean) => useQuery({ queryKey: [...WORKFLOWS_KEY, id, "versions"], queryFn: () => client.workflows.versions(id), enabled });
+
+/** One version's content (name, graph), read-only. */
+export const useVersion = (id: string, versionId: string | null) =>
+  useQuery({ queryKey: [...WORKFLOWS_KEY, id, "versions", versionId], queryFn: () => client.workflows.version(id, versionId!), enabled: versionId !== null, staleTime: Infinity });
+
+export function useRestoreVersion(id: string) {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (versionId: string) => client.workflows.restore(id, versionId),
+    onSuccess: (saved) => {
+      queries.setQueryData(workflowKey(id), saved);
+      void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, id, "versions"] });
+    },
+  });
+}
+
+export function useCreateTemplate() {
+  const queries = useQueryClient();
+  return useMutation({ mutationFn: (body: TemplateBody) => client.workflows.templates.create(body), onSuccess: () => queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, "templates"] }) });
+}
+
+/** Creates or replaces a trigger; the answer's secret is shown once. */
+export function usePutTrigger(id: string) {
+  const queries = useQueryClient();
+  return useMutation({ mutationFn: (body: PutTriggerBody) => client.workflows.triggers.put(id, body), onSuccess: () => queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, id, "triggers"] }) });
+}
+
+export function useDeleteTrigger(id: string) {
+  const queries = useQueryClient();
+  return useMutation({ mutationFn: (triggerId: string) => client.workflows.triggers.delete(id, triggerId), onSuccess: () => queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, id, "triggers"] }) });
+}
+
+/** The hook's address as a third party calls it. */
+export const hookUrl = (id: string) => client.t.url(`/api/workflows/${encodeURIComponent(id)}/hook`);
+
+/** The public switches and thresholds the studio shows (GET /api/config/flags and /thresholds). */
+export interface WorkflowSettings {
+  flags: Record<string, unknown>;
+  baseCredits: number;
+  perStepCredits: number;
+  maxSteps: number;
+}
+
+export const useWorkflowSettings = () =>
+  useQuery({
+    queryKey: ["config", "workflows"],
+    queryFn: async (): Promise<WorkflowSettings> => {
+      const [flags, t] = await Promise.all([client.config.flags(), client.config.thresholds(["workflow.base_credits", "workflow.per_step_credits", "workflow.max_steps"])]);
+      return { flags, baseCredits: Number(t["workflow.base_credits"] ?? 1), perStepCredits: Number(t["workflow.per_step_credits"] ?? 1), maxSteps: Number(t["workflow.max_steps"] ?? 25) };
+    },
+    staleTime: 60_000,
+  });
+
+/** The caller's recent files (first 200, newest first): run inputs and watch previews. */
+export const useRecentFiles = () => useQuery({ queryKey: [...FILES_KEY, "recent"], queryFn: async () => (await client.files.list({ limit: 200 })).items });
+
+export function useStartRun(id: string) {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (fileIds: string[]) => client.workflows.run(id, fileIds),
+    onSuccess: () => (void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, id, "last-run"] }), void queries.invalidateQueries({ queryKey: ["account"] })),
+  });
+}
+
+/** A run's detail, polled while it is not finished. */
+export const useRunDetail = (runId: string) =>
+  useQuery({
+    queryKey: [...WORKFLOWS_KEY, "runs", runId],
+    queryFn: () => client.workflows.runDetail(runId),
+    refetchInterval: (q) => (q.state.data && ["succeeded", "failed", "cancelled"].includes(q.state.data.run.status) ? false : 1500),
+  });
