@@ -53,6 +53,12 @@ describe("portability", () => {
     expect(problems).toEqual([]);
   });
 
+  test("the LAS header reader, which the web app's point-cloud viewer imports, reaches no WASM", () => {
+    const { files, packages } = reach(join(SRC, "pointcloud", "las", "header.ts"));
+    expect([...files].map((f) => relative(SRC, f))).toEqual([join("pointcloud", "las", "header.ts")]);
+    expect([...packages]).toEqual(["@vektor/shared/tools/manifest"]);
+  });
+
   test("the scan notices a violation", () => {
     const dir = mkdtempSync(join(tmpdir(), "purity-"));
     try {
