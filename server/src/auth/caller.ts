@@ -84,7 +84,7 @@ export class CallerResolver {
     if (bearerToken(request) !== null) return kind === "api" ? this.fromToken(request) : null;
     const credential = sessionCookie(request);
     if (!credential) return null;
-    return this.cached(`c:${credential}`, async () => {
+    return this.cache.caller(`c:${credential}`, async () => {
       const found = await this.auth.api.getSession({ headers: request.headers }).catch(() => null);
       if (!found) return null;
       const u = found.user as typeof found.user & { role?: string; plan?: string };
@@ -95,25 +95,11 @@ export class CallerResolver {
 
   private async fromToken(request: Request): Promise<Caller | null> {
     const token = bearerToken(request) ?? "";
-    return this.cached(`t:${token}`, async () => {
+    return this.cache.caller(`t:${token}`, async () => {
       const hit = await this.tokens.verify(token);
       const caller = hit && (await this.load(hit.userId, "token", hit.scopes));
       return caller ? { caller, expiresAt: hit.expiresAt?.getTime() ?? null } : null;
     });
-  }
-
-  /**
-   * The cached caller of `key`, or `lookup`'s answer, kept unless an account changed while the
-   * lookup ran (the answer may predate a sign-out that has already been acknowledged).
-   */
-  private async cached(key: string, lookup: () => Promise<{ caller: Caller; expiresAt: number | null } | null>): Promise<Caller | null> {
-    const hit = this.cache.get(key);
-    if (hit) return hit;
-    const generation = this.cache.generation;
-    const found = await lookup();
-    if (!found) return null;
-    if (generation === this.cache.generation) this.cache.set(key, found.caller, found.expiresAt);
-    return found.caller;
   }
 
   private async load(userId: string, via: Caller["via"], scopes: string[]): Promise<Caller | null> {

@@ -3,14 +3,16 @@
  * read from memory. A change applies at once in the process that made it and, through
  * Invalidations (NOTIFY), as soon as it commits in every other process on the same PostgreSQL;
  * the copy is also reread at least every CACHE_MS, so a lost notification costs at most that.
- * Concurrent requests share one reread. Secret keys (the SMTP URL, which holds a password) are
- * stored sealed with a key derived from the server secret, and opened only into memory.
+ * Concurrent requests share one reread (lib/cache.ts; Invalidations' topic `config`). Secret
+ * keys (the SMTP URL, which holds a password) are stored sealed with a key derived from the
+ * server secret, and opened only into memory.
  */
 import { fail } from "@vektor/shared/errors";
 import { Value } from "@sinclair/typebox/value";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Invalidations } from "../../db/invalidations";
+import { Cache } from "../../lib/cache";
 import { auditLog, setting } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { seal, unseal } from "../../lib/secret-box";
@@ -19,10 +21,7 @@ import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKey
 const CACHE_MS = 1000;
 
 export class ConfigService {
-  private cache: { at: number; values: ConfigValues } | null = null;
-  private loading: Promise<ConfigValues> | null = null;
-  /** Bumped by every invalidation: a read that began before one must not be kept. */
-  private generation = 0;
+  private readonly copy = new Cache<ConfigValues>(CACHE_MS);
 
   constructor(
     private readonly db: Db,
@@ -33,28 +32,21 @@ export class ConfigService {
     changes?.on("config", () => this.invalidate());
   }
 
-  async all(): Promise<ConfigValues> {
-    return this.fresh() ?? (this.loading ??= this.load().finally(() => (this.loading = null)));
-  }
-
-  /** The copy in memory while it is fresh. */
-  private fresh(): ConfigValues | undefined {
-    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.cache.values : undefined;
+  all(): Promise<ConfigValues> {
+    return this.copy.get("", () => this.load());
   }
 
   private async load(): Promise<ConfigValues> {
-    const generation = this.generation;
     const values = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([k, d]) => [k, structuredClone(d.default)])) as Record<string, unknown>;
     for (const row of await this.db.select().from(setting)) {
       if (configKey(row.key)) values[row.key] = await this.open(row.key, row.value);
     }
-    if (generation === this.generation) this.cache = { at: Date.now(), values: values as ConfigValues };
     return values as ConfigValues;
   }
 
   /** The value from memory when the copy is fresh, or undefined (then `get` it). */
   peek<K extends ConfigKeyName>(key: K): ConfigValues[K] | undefined {
-    return this.fresh()?.[key];
+    return this.copy.peek()?.[key];
   }
 
   async get<K extends ConfigKeyName>(key: K): Promise<ConfigValues[K]> {
@@ -145,9 +137,7 @@ export class ConfigService {
 
   /** Forget the copy so the next read sees the database. */
   invalidate(): void {
-    this.generation++;
-    this.cache = null;
-    this.loading = null;
+    this.copy.invalidate();
   }
 }
 

@@ -4,6 +4,7 @@ import { Health, PublicStatus } from "@vektor/shared/schemas/system";
 import { Elysia } from "elysia";
 import { pingDatabase } from "../../db/client";
 import { routeDocs } from "../../http/docs";
+import { Cache } from "../../lib/cache";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
 
@@ -28,18 +29,12 @@ type Checks = { database: Awaited<ReturnType<typeof timed>>; storage: Awaited<Re
  * database round trip and a storage call.
  */
 function healthChecks(s: Services) {
-  let last: { at: number; checks: Checks } | null = null;
-  let running: Promise<Checks> | null = null;
+  const last = new Cache<Checks>(HEALTH_REUSE_MS);
   const run = async (): Promise<Checks> => {
     const [database, storage] = await Promise.all([timed(() => pingDatabase(s.database.db)), timed(() => s.store.ping())]);
-    const checks = { database, storage, checkedAt: new Date().toISOString() };
-    last = database.ok && storage.ok ? { at: Date.now(), checks } : null;
-    return checks;
+    return { database, storage, checkedAt: new Date().toISOString() };
   };
-  return (): Promise<Checks> => {
-    if (last && Date.now() - last.at < HEALTH_REUSE_MS) return Promise.resolve(last.checks);
-    return (running ??= run().finally(() => (running = null)));
-  };
+  return () => last.get("", run, (c) => (c.database.ok && c.storage.ok ? {} : false));
 }
 
 export function systemModule(s: Services) {
