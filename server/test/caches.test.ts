@@ -7,6 +7,7 @@
  */
 import { VektorClient } from "@vektor/shared/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql as drizzleSql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,6 +80,62 @@ describe("in the process that made the change, at once", () => {
     expect((await srv.anon().config.thresholds(["processing.browser_max_mb"]))["processing.browser_max_mb"]).toBe(512);
     await admin.admin.setConfig("platform_configs", { "processing.browser_max_mb": 77 });
     expect((await srv.anon().config.thresholds(["processing.browser_max_mb"]))["processing.browser_max_mb"]).toBe(77);
+  });
+});
+
+// Lists are kept for a minute here: only the table's statement trigger (NOTIFY vektor_tables,
+// heard by every process, the writing one included) can make a kept page show these writes.
+describe("a change that only the table's trigger reports", () => {
+  let srv: TestServer;
+  beforeAll(async () => {
+    srv = await startTestServer({ READ_CACHE_MS: "60000" });
+  });
+  afterAll(() => srv?.close());
+
+  /** A user with one upload whose file list page is kept (the only page kept), and a reader of that page. */
+  async function keptList() {
+    const u = await srv.user();
+    const { fileId } = await u.files.upload(new Blob(["kept\n"]), { filename: "kept.txt", mime: "text/plain" });
+    const names = async () => (await u.files.list({ limit: 20 })).items.map((f) => f.filename);
+    const pagesKeptAfterReading = async () => {
+      await names();
+      return srv.services.reads.size;
+    };
+    srv.services.reads.changed("file");
+    // Background statements on the table (the retention sweep) drop pages too: read until kept.
+    await waitFor("the page to be kept", pagesKeptAfterReading, (n) => n > 0, 5000);
+    expect(await names()).toEqual(["kept.txt"]);
+    return { fileId, names };
+  }
+
+  test("a raw SQL write in this process reaches a kept file list", async () => {
+    const { fileId, names } = await keptList();
+    await srv.services.database.db.execute(drizzleSql`update "file" set "filename" = 'raw.txt' where "id" = ${fileId}`);
+    await waitFor("the kept list to show the raw write", names, (n) => n[0] === "raw.txt", 2000);
+  });
+
+  // What a request that wrote awaits before it is answered: without it, over PostgreSQL, the
+  // writer's own next request could still be answered from the page it just changed.
+  test("once caught up, this process has heard the table changes committed before", async () => {
+    let heard = 0;
+    srv.services.changes.on("table", (table) => void (table === "workflow_approval" && heard++));
+    // Many times: over PostgreSQL the notification often wins the race by itself.
+    for (let i = 1; i <= 50; i++) {
+      await srv.services.database.db.execute(drizzleSql`update "workflow_approval" set "status" = "status" where false`);
+      await srv.services.changes.caughtUp();
+      expect(heard).toBe(i);
+    }
+  });
+
+  test.skipIf(!process.env.TEST_DATABASE_URL)("a write over another connection reaches a kept file list", async () => {
+    const { fileId, names } = await keptList();
+    const other = postgres(srv.services.env.databaseUrl!, { max: 1, onnotice: () => {} });
+    try {
+      await other`update "file" set "filename" = 'elsewhere.txt' where "id" = ${fileId}`;
+    } finally {
+      await other.end();
+    }
+    await waitFor("the kept list to show the other connection's write", names, (n) => n[0] === "elsewhere.txt", 2000);
   });
 });
 

@@ -14,7 +14,6 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { pgliteOptions } from "./pglite-options";
-import { writtenTables } from "./read-cache";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -24,22 +23,12 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
-  /** Calls `fn` with each NOTIFY payload on `channel` (from any process sharing the database); resolves to the unsubscribe. */
-  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   /**
-   * Calls `fn` with the cached tables (see read-cache.ts) a statement of this process wrote,
-   * once the statement finished, or once its transaction committed.
+   * Calls `fn` with each NOTIFY payload on `channel` (from any process sharing the database, this
+   * one included); resolves to the unsubscribe.
    */
-  onWrite(fn: WriteSink): void;
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
-}
-
-type WriteSink = (tables: string[]) => void;
-
-/** The listeners of a Database's writes, wired before anyone listens. */
-function writeSinks() {
-  const sinks: WriteSink[] = [];
-  return { add: (fn: WriteSink) => sinks.push(fn), emit: (tables: string[]) => sinks.forEach((fn) => fn(tables)) };
 }
 
 /** The rows of `db.execute`: postgres.js answers an array, PGlite `{ rows }`. */
@@ -64,14 +53,12 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
   await initPgliteInChild(dir, sharedBuffers);
   const client = new PGlite(dir, { ...pgliteOptions(sharedBuffers), parsers: DRIZZLE_PARSERS });
   await client.waitReady;
-  const writes = writeSinks();
-  const db = drizzlePglite(wrapPglite(client, writes.emit), { schema }) as unknown as Db;
+  const db = drizzlePglite(withoutQueryParsers(client), { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {
     db,
     kind: "pglite",
     listen: (channel, fn) => client.listen(channel, fn),
-    onWrite: writes.add,
     close: () => client.close(),
   };
 }
@@ -80,7 +67,7 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
  * The parsers drizzle's PGlite driver passes with every query (dates and intervals stay text;
  * drizzle maps them itself). PGlite merges per-query parsers into a copy of its whole parser
  * table, which was 13 % of a file list's CPU: the instance gets them once instead, and
- * wrapPglite drops them from each query, so the results are the same.
+ * withoutQueryParsers drops them from each query, so the results are the same.
  */
 const keepText = (value: string) => value;
 const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, keepText]));
@@ -91,41 +78,13 @@ function stripParsers(options: QueryOptions | undefined): QueryOptions | undefin
   return rest;
 }
 
-/** Reports `tables` now, or at the commit of the transaction collecting into `inTx`. */
-function report(tables: string[], sink: WriteSink, inTx: Set<string> | undefined): void {
-  if (tables.length === 0) return;
-  if (inTx) for (const t of tables) inTx.add(t);
-  else sink(tables);
-}
-
-/**
- * `target` for drizzle: queries pass no per-query parsers, and writes to cached tables are
- * reported to `sink` once done (a transaction's at its commit).
- */
-function wrapPglite<T extends PGliteInterface | Transaction>(target: T, sink: WriteSink, inTx?: Set<string>): T {
+/** `target` for drizzle: its queries, a transaction's included, pass no per-query parsers. */
+function withoutQueryParsers<T extends PGliteInterface | Transaction>(target: T): T {
   return new Proxy(target, {
     get(t, prop) {
-      if (prop === "query") {
-        return async (text: string, params?: unknown[], options?: QueryOptions) => {
-          const result = await t.query(text, params, stripParsers(options));
-          report(writtenTables(text), sink, inTx);
-          return result;
-        };
-      }
-      if (prop === "exec") {
-        return async (text: string, options?: QueryOptions) => {
-          const result = await t.exec(text, options);
-          report(writtenTables(text), sink, inTx);
-          return result;
-        };
-      }
+      if (prop === "query") return (text: string, params?: unknown[], options?: QueryOptions) => t.query(text, params, stripParsers(options));
       if (prop === "transaction" && "transaction" in t) {
-        return async <R>(fn: (tx: Transaction) => Promise<R>) => {
-          const touched = new Set<string>();
-          const result = await (t as PGliteInterface).transaction((tx) => fn(wrapPglite(tx, sink, touched)));
-          report([...touched], sink, undefined);
-          return result;
-        };
+        return <R>(fn: (tx: Transaction) => Promise<R>) => (t as PGliteInterface).transaction((tx) => fn(withoutQueryParsers(tx)));
       }
       const value = Reflect.get(t, prop, t);
       // PGlite keeps its state in private fields: its methods must run on the real instance.
@@ -134,58 +93,9 @@ function wrapPglite<T extends PGliteInterface | Transaction>(target: T, sink: Wr
   });
 }
 
-/** A postgres.js query (a lazy promise) that reports its writes once it has run. */
-function trackedQuery<Q extends object>(query: Q, tables: string[], sink: WriteSink, inTx: Set<string> | undefined): Q {
-  if (tables.length === 0) return query;
-  return new Proxy(query, {
-    get(q, prop) {
-      // values() and raw() switch the result's shape and return the query itself.
-      if (prop === "values" || prop === "raw") return () => trackedQuery((q as Record<string, () => Q>)[prop]!(), tables, sink, inTx);
-      if (prop === "then") {
-        return (onOk?: (v: unknown) => unknown, onErr?: (e: unknown) => unknown) =>
-          (q as unknown as Promise<unknown>).then((v) => {
-            report(tables, sink, inTx);
-            return onOk ? onOk(v) : v;
-          }, onErr);
-      }
-      const value = Reflect.get(q, prop, q);
-      return typeof value === "function" ? value.bind(q) : value;
-    },
-  });
-}
-
-type Sql = ReturnType<typeof postgres>;
-
-/** postgres.js for drizzle, reporting writes to cached tables (see wrapPglite). */
-function wrapPostgres<T extends Sql>(target: T, sink: WriteSink, inTx?: Set<string>): T {
-  return new Proxy(target, {
-    get(t, prop) {
-      if (prop === "unsafe") return (text: string, params?: unknown[], options?: object) => trackedQuery(t.unsafe(text, params as never, options), writtenTables(text), sink, inTx);
-      if (prop === "begin") {
-        return async (...args: unknown[]) => {
-          const fn = args.pop() as (tx: Sql) => Promise<unknown>;
-          const touched = new Set<string>();
-          const result = await (t.begin as (...a: unknown[]) => Promise<unknown>)(...args, (tx: Sql) => fn(wrapPostgres(tx, sink, touched)));
-          report([...touched], sink, undefined);
-          return result;
-        };
-      }
-      if (prop === "savepoint") {
-        return (...args: unknown[]) => {
-          const fn = args.pop() as (tx: Sql) => Promise<unknown>;
-          return (t as unknown as { savepoint: (...a: unknown[]) => Promise<unknown> }).savepoint(...args, (tx: Sql) => fn(wrapPostgres(tx, sink, inTx)));
-        };
-      }
-      const value = Reflect.get(t, prop, t);
-      return typeof value === "function" ? value.bind(t) : value;
-    },
-  });
-}
-
 async function openPostgres(url: string): Promise<Database> {
   const client = postgres(url, { max: 10, onnotice: () => {} });
-  const writes = writeSinks();
-  const db = drizzlePostgres(wrapPostgres(client, writes.emit), { schema }) as unknown as Db;
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
   // The advisory lock lives on one reserved connection; the migration runs on the pool.
   const lock = await client.reserve();
   try {
@@ -202,7 +112,6 @@ async function openPostgres(url: string): Promise<Database> {
       const { unlisten } = await client.listen(channel, fn);
       return unlisten;
     },
-    onWrite: writes.add,
     close: () => client.end({ timeout: 5 }),
   };
 }

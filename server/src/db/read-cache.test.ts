@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ReadCache, writtenTables } from "./read-cache";
+import { ReadCache } from "./read-cache";
 
 describe("ReadCache", () => {
   test("a kept answer is returned until its table changes", async () => {
@@ -40,24 +40,5 @@ describe("ReadCache", () => {
     const cache = new ReadCache(60_000);
     await expect(cache.read("k", ["file"], async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
     expect(cache.size).toBe(0);
-  });
-});
-
-describe("writtenTables", () => {
-  test("reads write nothing", () => {
-    expect(writtenTables(`select "id" from "file" where "user_id" = $1`)).toEqual([]);
-    expect(writtenTables(`  SELECT * FROM workflow_run FOR UPDATE`)).toEqual([]);
-  });
-
-  test("writes name the cached tables they mention, quoted or not", () => {
-    expect(writtenTables(`insert into "file" ("id") values ($1)`)).toEqual(["file"]);
-    expect(writtenTables(`update "workflow_step" set "status" = $1 where "workflow_step"."run_id" = $2`)).toEqual(["workflow_step"]);
-    expect(writtenTables(`delete from file where created_at < now()`)).toEqual(["file"]);
-    expect(writtenTables(`with gone as (delete from "delivery" returning id) select count(*) from gone`)).toEqual(["delivery"]);
-  });
-
-  test("column names that contain a table name are not the table", () => {
-    expect(writtenTables(`update "job" set "source_file_id" = $1, "workflow_run_id" = $2`)).toEqual([]);
-    expect(writtenTables(`update "user" set "credits" = "credits" - 1`)).toEqual([]);
   });
 });

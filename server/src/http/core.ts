@@ -1,6 +1,6 @@
 /**
  * Hooks every route shares: a request id on every answer and log line, the JSON body parser
- * (see jsonBody), rate limiting, the one error handler,
+ * (see jsonBody), rate limiting, the one error handler, read-your-own-writes for the caches,
  * and one access log line per request.
  */
 import { ServiceError } from "@vektor/shared/errors";
@@ -70,10 +70,17 @@ function isRateLimited(url: string): boolean {
   return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
+/** GET, HEAD and OPTIONS write nothing a cache keeps. */
+const readsOnly = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
+
 export function httpCore(s: Services) {
   const gc = new GcPacer();
   // LOG_LEVEL above info skips the access line's work, not just its output.
   const accessLog = s.log.isLevelEnabled("info");
+  // A request that may have written is answered once this process's read cache has heard of its
+  // writes (Invalidations.caughtUp; at once on PGlite), so its caller reads them back. While the
+  // cache keeps and loads nothing there is nothing to drop: no round trip then.
+  const caughtUp = () => (s.reads.idle ? undefined : s.changes.caughtUp());
   return new Elysia({ name: "http-core" })
     .onRequest(({ request, set, server }) => {
       const given = request.headers.get("x-request-id");
@@ -91,10 +98,15 @@ export function httpCore(s: Services) {
       const known = s.config.peek("ratelimit.per_minute");
       return known === undefined ? s.config.get("ratelimit.per_minute").then(limit) : limit(known);
     })
-    .onError({ as: "global" }, ({ code, error, request }) => {
+    .onAfterHandle({ as: "global" }, async ({ request }) => {
+      if (!readsOnly(request.method)) await caughtUp();
+    })
+    .onError({ as: "global" }, async ({ code, error, request }) => {
       const requestId = requestIdOf(request);
       const c = classifyError(error, code, requestId, s.log);
       if (c.code !== "INTERNAL") s.log.debug({ requestId, code: c.code, msg: c.message }, "request refused");
+      // A failed write may have written before it failed; one refused by the rate limit has not.
+      if (!readsOnly(request.method) && c.code !== "RATE_LIMITED") await caughtUp();
       return errorResponse(c.code, c.message, { "x-request-id": requestId, ...c.headers }, c.status);
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
