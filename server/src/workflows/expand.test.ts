@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ServiceError } from "@vektor/shared/errors";
+import { rejection } from "@vektor/shared/testing";
 import type { Graph } from "@vektor/shared/schemas/workflow";
 import { expandGraph, planSteps, type RunPlan } from "./expand";
 import { chainOf, graphOf, resolverOf } from "./testing/graphs";
@@ -18,12 +18,6 @@ function expectTopological(plan: RunPlan) {
 }
 
 const preds = (plan: RunPlan, id: string) => plan.edges.filter((e) => e.target === id).map((e) => e.source).sort();
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 
 describe("expandGraph", () => {
   test("a graph without sub-workflows: its nodes in order, params checked with defaults", async () => {
