@@ -4,8 +4,10 @@
  * by dragging from handle to handle); a refused connection says why; undo and redo give back
  * exactly the graph before and after (compared through Export); Tidy; Save makes a new version;
  * compare two versions and restore one; add each trigger type and fire the webhook by running
- * the shown curl + openssl command; start a run and see it on its page. Keyboard alone adds and
- * connects a step. axe-core on the list and the editor; screenshots at 1280 and 390 px under
+ * the shown curl + openssl command; start a run and see it on its page; copy and paste; a problem
+ * leads to its step (op.workflow picks a workflow); settings with a write-only notify secret; a
+ * personal template; a trigger switched off says why; duplicate and delete from the list.
+ * Keyboard alone adds and connects a step. axe-core on the list and the editor; screenshots at 1280 and 390 px under
  * e2e/screenshots/ (nothing wider than the phone).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -84,6 +86,8 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   srv = await startTestServer();
   api = await srv.user();
+  // Another workflow of the caller's, for an op.workflow step to run.
+  await api.workflows.create({ name: "Helper", graphJson: JSON.stringify({ nodes: [{ id: "in", type: "source.upload", position: { x: 0, y: 0 }, data: { type: "source.upload" } }], edges: [] }) });
   for (const name of ["plan.pdf", "drawing-2.pdf"]) await api.files.upload(new Blob([(await makePdf(1, name)) as Uint8Array<ArrayBuffer>]), { filename: name, mime: "application/pdf" });
   browser = await launchChromium();
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 }, reducedMotion: "reduce" });
@@ -107,7 +111,7 @@ describe("workflow studio", () => {
   test("New workflow from a template opens the editor with the template's steps", async () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Workflows" }).waitFor();
-    await page.getByText("No workflows yet.").waitFor({ timeout: 30_000 });
+    await page.getByRole("row").filter({ hasText: "Helper" }).getByText("never run").waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: "New workflow" }).click();
     const dialog = page.getByRole("dialog", { name: "New workflow" });
     await dialog.getByRole("textbox", { name: "Name" }).fill("Drawings");
@@ -315,6 +319,75 @@ describe("workflow studio", () => {
     expect(detail.run.inputFileIds.length).toBe(1);
   }, 180_000);
 
+  test("copy and paste, a problem that leads to its step (op.workflow picks a workflow), settings with a write-only secret, a personal template", async () => {
+    await page.goto(`${srv.url}/workflows/${workflowId}`);
+    await waitFor("three steps", () => steps().count(), (n) => n === 3);
+
+    await stepItem("ZIP").getByRole("button", { name: "Show on canvas" }).click();
+    await moreActions();
+    await page.getByRole("button", { name: "Copy steps" }).click();
+    expect(await status().textContent()).toBe("Copied 1 step");
+    await page.getByRole("button", { name: "Paste steps" }).click();
+    await waitFor("pasted", async () => (await status().textContent()) ?? "", (t) => t === "Pasted 1 step");
+    expect(await steps().count()).toBe(4);
+    await page.getByRole("button", { name: "Undo", exact: true }).click();
+    expect(await steps().count()).toBe(3);
+
+    await page.getByRole("button", { name: "Add step" }).click();
+    await page.getByRole("searchbox", { name: "Search steps" }).fill("run a workflow");
+    await page.getByRole("option", { name: "Run a workflow", exact: true }).click();
+    const problems = page.getByRole("list", { name: "Problems" });
+    const problem = problems.getByRole("button").filter({ hasText: "Run a workflow" });
+    await problem.waitFor({ timeout: 30_000 });
+    expect(await stepItem("Run a workflow").locator(".step-item-problem").count()).toBe(1);
+    expect(await page.locator('.react-flow__node[data-id="workflow"] .step-problem').count()).toBe(1);
+    await problem.click();
+    const settings = page.getByRole("region", { name: "Settings of Run a workflow" });
+    await settings.getByRole("combobox", { name: "Workflow to run" }).selectOption({ label: "Helper" });
+    await settings.getByRole("button", { name: "Apply" }).click();
+    await stepItem("Run a workflow").getByText(/^workflowId wf_/).waitFor();
+    await page.getByText("No problems").waitFor({ timeout: 30_000 });
+    await stepItem("Run a workflow").getByRole("button", { name: "Delete step" }).click();
+    expect(await steps().count()).toBe(3);
+
+    await page.getByRole("button", { name: "Workflow settings" }).click();
+    const panel = page.getByRole("region", { name: "Workflow settings" });
+    await panel.getByRole("textbox", { name: "Notify URL" }).fill("https://example.com/hooks/drawings");
+    await panel.getByLabel("Notify secret").fill("s3cret-value");
+    expect(await panel.getByRole("checkbox", { name: "E-mail me when a run ends" }).isDisabled()).toBe(true);
+    await panel.getByText("Off: the administrator has not turned e-mail on completion on").waitFor();
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await waitFor("Saved", async () => (await status().textContent()) ?? "", (t) => t === "Saved");
+    const saved = await api.workflows.get(workflowId);
+    expect({ params: JSON.parse(saved.paramsJson!), secretSet: saved.notifySecretSet }).toEqual({ params: { notifyUrl: "https://example.com/hooks/drawings" }, secretSet: true });
+    await panel.getByText("A secret is set; it is never shown.").waitFor();
+    expect(await panel.getByLabel("Notify secret").inputValue()).toBe("");
+
+    await moreActions();
+    await page.getByRole("button", { name: "Make template" }).click();
+    const dialog = page.getByRole("dialog", { name: "Make a personal template" });
+    await dialog.getByRole("textbox", { name: "Template name" }).fill("Drawings template");
+    await dialog.getByRole("button", { name: "Create template" }).click();
+    await waitFor("template", async () => (await status().textContent()) ?? "", (t) => t === "Template Drawings template created");
+    const template = (await api.workflows.templates.list()).find((t) => t.name === "Drawings template");
+    expect(template).toMatchObject({ builtIn: false, notifySecretSet: false });
+    expect(JSON.parse(template!.paramsJson!)).toEqual({ notifyUrl: "https://example.com/hooks/drawings" });
+  }, 120_000);
+
+  test("a trigger switch the administrator turned off is shown with the reason", async () => {
+    const admin = await srv.admin();
+    await admin.admin.setConfig("workflow_configs", { "workflow.watch_enabled": false });
+    try {
+      await page.reload();
+      await page.getByRole("button", { name: "Triggers", exact: true }).click();
+      const panel = page.getByRole("region", { name: "Triggers" });
+      await panel.getByText("Watch triggers are turned off by the administrator (workflow.watch_enabled).").waitFor({ timeout: 30_000 });
+      expect(await panel.getByText(/Webhook triggers are turned off/).count()).toBe(0);
+    } finally {
+      await admin.admin.setConfig("workflow_configs", { "workflow.watch_enabled": true });
+    }
+  }, 120_000);
+
   test("the list shows the workflow with its last run and triggers; axe finds nothing serious", async () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows", exact: true }).click();
     const row = page.getByRole("row").filter({ hasText: "Drawings" });
@@ -327,10 +400,26 @@ describe("workflow studio", () => {
     await page.getByRole("searchbox", { name: "Search by name" }).fill("");
     await expectNoSeriousViolations();
     await shoot("workflows-list");
+
+    // Duplicate opens the copy; delete asks first.
+    await row.getByRole("button", { name: "Duplicate Drawings" }).click();
+    await page.getByRole("heading", { level: 1, name: "Copy of Drawings" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows", exact: true }).click();
+    const copy = page.getByRole("row").filter({ hasText: "Copy of Drawings" });
+    await copy.getByRole("button", { name: "Delete Copy of Drawings" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete Copy of Drawings?" });
+    await confirm.getByRole("button", { name: "Delete workflow" }).click();
+    await copy.waitFor({ state: "detached", timeout: 30_000 });
+    expect((await api.workflows.list()).items.map((w) => w.name).sort()).toEqual(["Drawings", "Helper"]);
+    // The personal template is offered by New workflow.
+    await page.getByRole("button", { name: "New workflow" }).click();
+    const options = await page.getByRole("dialog", { name: "New workflow" }).getByRole("combobox", { name: "Template" }).locator("option").allTextContents();
+    expect(options).toContain("Drawings template");
+    await page.getByRole("dialog", { name: "New workflow" }).getByRole("button", { name: "Cancel" }).click();
   }, 120_000);
 
   test("keyboard alone: add a step and connect it from the outline", async () => {
-    await page.getByRole("link", { name: "Drawings" }).click();
+    await page.getByRole("link", { name: "Drawings", exact: true }).click();
     await waitFor("three steps", () => steps().count(), (n) => n === 3);
     await page.getByRole("button", { name: "Add step" }).focus();
     await page.keyboard.press("Enter");

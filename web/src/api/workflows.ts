@@ -4,7 +4,7 @@
  * versions, triggers, the public switches that govern them, runs. Components never call fetch.
  */
 import type { PutTriggerBody } from "@vektor/shared/schemas/trigger";
-import type { CreateWorkflowBody, TemplateBody, UpdateWorkflowBody, Workflow } from "@vektor/shared/schemas/workflow";
+import type { CreateWorkflowBody, TemplateBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "@vektor/shared/schemas/workflow";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { client } from "./client";
 import { FILES_KEY } from "./files";
@@ -48,9 +48,19 @@ export function useCreateWorkflow() {
   return useMutation({ mutationFn: (body: CreateWorkflowBody) => client.workflows.create(body), onSuccess: () => queries.invalidateQueries({ queryKey: WORKFLOWS_KEY }) });
 }
 
+/** Deletes; the row leaves the lists at once (its own last-run and trigger queries are dropped, not asked again). */
 export function useDeleteWorkflow() {
   const queries = useQueryClient();
-  return useMutation({ mutationFn: (id: string) => client.workflows.delete(id), onSuccess: () => queries.invalidateQueries({ queryKey: WORKFLOWS_KEY }) });
+  return useMutation({
+    mutationFn: (id: string) => client.workflows.delete(id),
+    onSuccess: (_, id) => {
+      queries.setQueriesData<WorkflowPage>({ queryKey: [...WORKFLOWS_KEY, "page"] }, (p) => p && { ...p, items: p.items.filter((w) => w.id !== id) });
+      queries.setQueriesData<Workflow[]>({ queryKey: [...WORKFLOWS_KEY, "all"] }, (list) => list?.filter((w) => w.id !== id));
+      queries.removeQueries({ queryKey: [...WORKFLOWS_KEY, id] });
+      void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, "page"] });
+      void queries.invalidateQueries({ queryKey: [...WORKFLOWS_KEY, "all"] });
+    },
+  });
 }
 
 export const workflowKey = (id: string) => [...WORKFLOWS_KEY, id, "detail"] as const;

@@ -4,7 +4,7 @@
  * step" with a search. The keyboard, screen-reader and phone path to the whole editor; at 390 px
  * it is the main view.
  */
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { EditorGraph } from "../../../workflows/model";
 import { paletteGroups, searchPalette, type CatalogEntry } from "../../../workflows/model";
 import { OptionList, type Option } from "./OptionList";
@@ -35,57 +35,110 @@ export function stepOptions(catalog: CatalogEntry[], query: string): Option[] {
 }
 
 export function Outline(props: Props) {
-  const { graph, titleOf } = props;
+  const { graph, titleOf, summaryOf, problems, selected } = props;
   const headingId = useId();
   const listRef = useRef<HTMLUListElement>(null);
-  const incoming = useMemo(() => {
-    const m = new Map<string, string[]>();
-    for (const e of graph.edges) m.set(e.target, [...(m.get(e.target) ?? []), e.source]);
-    return m;
+  // Read by the items' handlers when they run, so an item re-renders only when what it shows changes.
+  const latest = useRef(props);
+  latest.current = props;
+  const edgesBy = useMemo(() => {
+    const from = new Map<string, string[]>();
+    const to = new Map<string, { id: string; target: string }[]>();
+    for (const e of graph.edges) {
+      from.set(e.target, [...(from.get(e.target) ?? []), e.source]);
+      to.set(e.source, [...(to.get(e.source) ?? []), { id: e.id, target: e.target }]);
+    }
+    return { from, to };
   }, [graph.edges]);
 
-  /** After a delete, focus goes to the next step's Settings (or Add step): never lost on the page. */
-  const deleteStep = (id: string, index: number) => {
-    props.onDelete(id);
-    requestAnimationFrame(() => {
-      const items = listRef.current?.querySelectorAll<HTMLElement>(":scope > li");
-      const next = items?.[Math.min(index, items.length - 1)]?.querySelector<HTMLElement>("button");
-      (next ?? document.getElementById(`${headingId}-add`))?.focus();
-    });
-  };
+  const actions = useMemo<ItemActions>(
+    () => ({
+      settings: (id) => latest.current.onSettings(id),
+      show: (id) => latest.current.onShow(id),
+      connect: (source, target) => latest.current.onConnect(source, target),
+      disconnect: (edgeId) => latest.current.onDisconnect(edgeId),
+      // After a delete, focus goes to the next step's first button (or Add step): never lost.
+      remove: (id, index) => {
+        latest.current.onDelete(id);
+        requestAnimationFrame(() => {
+          const items = listRef.current?.querySelectorAll<HTMLElement>(":scope > li");
+          const next = items?.[Math.min(index, items.length - 1)]?.querySelector<HTMLElement>("button");
+          (next ?? document.getElementById(`${headingId}-add`))?.focus();
+        });
+      },
+      // Built when a Connect list opens, not on every render (it is every other step).
+      targets: (id) => {
+        const { graph: g, titleOf: title, summaryOf: summary } = latest.current;
+        const others = g.nodes.filter((n) => n.id !== id);
+        const counts = new Map<string, number>();
+        for (const n of others) counts.set(title(n.id), (counts.get(title(n.id)) ?? 0) + 1);
+        return others.map((n) => ({ id: n.id, label: counts.get(title(n.id))! > 1 ? `${title(n.id)} (${n.id})` : title(n.id), hint: summary(n.id) || undefined }));
+      },
+    }),
+    [headingId],
+  );
 
   return (
     <section className="outline" aria-labelledby={headingId}>
       <h2 id={headingId}>Steps</h2>
       {graph.nodes.length === 0 ? <p className="hint">No steps yet: add one.</p> : null}
       <ul className="steps" aria-labelledby={headingId} ref={listRef}>
-        {graph.nodes.map((n, i) => (
-          <StepItem key={n.id} id={n.id} index={i} {...props} from={incoming.get(n.id) ?? []} onDeleteStep={deleteStep} titleOf={titleOf} />
-        ))}
+        {graph.nodes.map((n, i) => {
+          const out = edgesBy.to.get(n.id) ?? [];
+          return (
+            <StepItem
+              key={n.id}
+              id={n.id}
+              index={i}
+              title={titleOf(n.id)}
+              summary={summaryOf(n.id)}
+              fromText={(edgesBy.from.get(n.id) ?? []).map(titleOf).join(", ")}
+              outKey={out.map((e) => `${e.id}\n${titleOf(e.target)}`).join("\n\n")}
+              issues={(problems.get(n.id) ?? []).join(" ")}
+              selected={selected.has(n.id)}
+              actions={actions}
+            />
+          );
+        })}
       </ul>
       <AddStep buttonId={`${headingId}-add`} catalog={props.catalog} onAdd={props.onAdd} />
     </section>
   );
 }
 
-function StepItem(props: Props & { id: string; index: number; from: string[]; onDeleteStep: (id: string, index: number) => void }) {
-  const { id, graph, titleOf, problems, selected } = props;
+interface ItemActions {
+  settings: (id: string) => void;
+  show: (id: string) => void;
+  connect: (source: string, target: string) => void;
+  disconnect: (edgeId: string) => void;
+  remove: (id: string, index: number) => void;
+  targets: (id: string) => Option[];
+}
+
+interface ItemProps {
+  id: string;
+  index: number;
+  title: string;
+  summary: string;
+  /** The titles of the steps leading into this one, joined. */
+  fromText: string;
+  /** Its outgoing edges as "edge id \n target title" pairs joined by a blank line (a string, so memo compares it). */
+  outKey: string;
+  issues: string;
+  selected: boolean;
+  actions: ItemActions;
+}
+
+/** One step of the outline; memoised on plain values, so selecting or moving a step re-renders only what changed. */
+const StepItem = memo(function StepItem({ id, index, title, summary, fromText, outKey, issues, selected, actions }: ItemProps) {
   const [connecting, setConnecting] = useState(false);
   const connectButton = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
-  const title = titleOf(id);
-  const summary = props.summaryOf(id);
-  const out = graph.edges.filter((e) => e.source === id);
-  const issues = problems.get(id) ?? [];
+  const out = outKey ? outKey.split("\n\n").map((pair) => pair.split("\n") as [string, string]) : [];
 
   useEffect(() => {
     if (connecting) list.current?.focus();
   }, [connecting]);
-
-  const others = graph.nodes.filter((n) => n.id !== id);
-  const counts = new Map<string, number>();
-  for (const n of others) counts.set(titleOf(n.id), (counts.get(titleOf(n.id)) ?? 0) + 1);
-  const options: Option[] = others.map((n) => ({ id: n.id, label: counts.get(titleOf(n.id))! > 1 ? `${titleOf(n.id)} (${n.id})` : titleOf(n.id), hint: props.summaryOf(n.id) || undefined }));
 
   const close = () => {
     setConnecting(false);
@@ -93,35 +146,35 @@ function StepItem(props: Props & { id: string; index: number; from: string[]; on
   };
 
   return (
-    <li className={selected.has(id) ? "step-item selected" : "step-item"}>
+    <li className={selected ? "step-item selected" : "step-item"}>
       <div className="step-item-head">
         <strong>{title}</strong> <span className="hint">({id})</span>
       </div>
       {summary ? <div className="hint">{summary}</div> : null}
       <div className="hint">
-        {props.from.length ? `From ${props.from.map(titleOf).join(", ")}. ` : ""}
-        {out.length ? `To ${out.map((e) => titleOf(e.target)).join(", ")}.` : ""}
+        {fromText ? `From ${fromText}. ` : ""}
+        {out.length ? `To ${out.map(([, t]) => t).join(", ")}.` : ""}
       </div>
-      {issues.length ? <p className="error step-item-problem">{issues.join(" ")}</p> : null}
+      {issues ? <p className="error step-item-problem">{issues}</p> : null}
       <div className="row-actions">
-        <button type="button" className="secondary small" onClick={() => props.onSettings(id)}>
+        <button type="button" className="secondary small" onClick={() => actions.settings(id)}>
           Settings
         </button>
         <button type="button" className="secondary small" ref={connectButton} aria-expanded={connecting} onClick={() => setConnecting((c) => !c)}>
           Connect
         </button>
-        <button type="button" className="secondary small" onClick={() => props.onShow(id)}>
+        <button type="button" className="secondary small" onClick={() => actions.show(id)}>
           Show on canvas
         </button>
-        <button type="button" className="secondary small" onClick={() => props.onDeleteStep(id, props.index)}>
+        <button type="button" className="secondary small" onClick={() => actions.remove(id, index)}>
           Delete step
         </button>
       </div>
       {out.length ? (
         <div className="row-actions">
-          {out.map((e) => (
-            <button key={e.id} type="button" className="link-button" onClick={() => props.onDisconnect(e.id)}>
-              Disconnect from {titleOf(e.target)}
+          {out.map(([edgeId, t]) => (
+            <button key={edgeId} type="button" className="link-button" onClick={() => actions.disconnect(edgeId)}>
+              Disconnect from {t}
             </button>
           ))}
         </div>
@@ -132,10 +185,10 @@ function StepItem(props: Props & { id: string; index: number; from: string[]; on
           <OptionList
             ref={list}
             label="Connect to"
-            options={options}
+            options={actions.targets(id)}
             empty="There is no other step to connect to."
             onPick={(target) => {
-              props.onConnect(id, target);
+              actions.connect(id, target);
               close();
             }}
             onCancel={close}
@@ -144,7 +197,7 @@ function StepItem(props: Props & { id: string; index: number; from: string[]; on
       ) : null}
     </li>
   );
-}
+});
 
 function AddStep({ buttonId, catalog, onAdd }: { buttonId: string; catalog: CatalogEntry[]; onAdd: (type: string) => void }) {
   const [open, setOpen] = useState(false);
