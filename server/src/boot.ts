@@ -17,11 +17,13 @@ import { randomBase62 } from "./lib/ids";
 import { UrlSigner } from "./lib/signer";
 import { createLogger } from "./log";
 import { ConfigService } from "./modules/config/service";
-import { TokenService } from "./modules/tokens/service";
-import { JobService } from "./modules/tool-runs/service";
+import { TokenService } from "./auth/tokens";
+import { ToolRunService } from "./modules/tool-runs/service";
 import { BatchService } from "./modules/batch/service";
 import { BatchEventHub } from "./modules/batch/events";
 import { WorkerPool } from "./tools/pool";
+import { toolLaneLimits } from "./tools/admission";
+import { ToolRun } from "./tools/tool-run";
 import { JobRunner } from "./queue/runner";
 import type { Services } from "./services";
 import { jobHandlers } from "./job-handlers";
@@ -86,7 +88,7 @@ export async function buildServices(env: Env): Promise<Services> {
     changes,
     reads,
     signer: new UrlSigner(`${secret}:urls`),
-    jobs: new JobService(database.db, config),
+    jobs: new ToolRunService(database.db, config),
     batches,
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     startedAt: new Date(),
@@ -111,15 +113,14 @@ export interface Running {
 async function startWorker(s: Services) {
   if (s.env.role === "api") return null;
   const pool = new WorkerPool(s.env.toolWorkers, s.log, { startupTimeoutMs: s.env.toolStartupTimeoutMs });
-  const limits = async () => ({ perUser: await s.config.get("processing.max_concurrent_per_user"), global: await s.config.get("processing.max_concurrent") });
+  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes });
   const runner = new JobRunner(
     s.database.db,
-    s.store,
-    pool,
     s.log,
-    { timeoutMs: s.env.toolTimeoutMs, leaseMs: s.env.jobLeaseMs, maxInputBytes: s.env.toolMaxInputBytes, pollMs: s.env.jobPollMs, controlLanes: s.env.controlLanes, outboundLanes: s.env.outboundLanes },
-    limits,
+    { leaseMs: s.env.jobLeaseMs, pollMs: s.env.jobPollMs, toolLanes: pool.size, controlLanes: s.env.controlLanes, outboundLanes: s.env.outboundLanes },
     s.handlers,
+    { "tool.run": toolRun },
+    toolLaneLimits(s.config),
   );
   s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
   s.jobs.onCancelled = (ids) => runner.cancelLocal(ids);

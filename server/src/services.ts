@@ -8,10 +8,10 @@ import type { Invalidations } from "./db/invalidations";
 import type { ReadCache } from "./db/read-cache";
 import type { Logger } from "./log";
 import type { ConfigService } from "./modules/config/service";
-import type { TokenService } from "./modules/tokens/service";
+import type { TokenService } from "./auth/tokens";
 import type { ObjectStore } from "./storage/types";
 import type { UrlSigner } from "./lib/signer";
-import type { JobService } from "./modules/tool-runs/service";
+import type { ToolRunService } from "./modules/tool-runs/service";
 import type { BatchService } from "./modules/batch/service";
 import type { BatchEventHub } from "./modules/batch/events";
 import type { Engine } from "./workflows/engine";
@@ -35,7 +35,7 @@ export interface Services {
   /** Hot reads (file lists, run details), dropped when their tables change (see read-cache.ts). */
   reads: ReadCache;
   signer: UrlSigner;
-  jobs: JobService;
+  jobs: ToolRunService;
   batches: BatchService;
   batchEvents: BatchEventHub;
   engine: Engine;

@@ -1,7 +1,7 @@
 /** Admin configuration, public configuration views, credit grants, audit log. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { auditRows } from "../src/modules/config/service";
-import { CONFIG_KEYS } from "../src/modules/config/keys";
+import { CONFIG_KEYS } from "../src/config/keys";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
 
 let srv: TestServer;

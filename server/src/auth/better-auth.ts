@@ -6,12 +6,12 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "../db/client";
 import { schema } from "../db/schema";
-import type { ConfigService } from "../modules/config/service";
-import { recordGrant } from "../modules/account/credits";
+import type { Settings } from "../config/keys";
+import { recordGrant } from "../credits/ledger";
 
 export interface AuthDeps {
   db: Db;
-  config: ConfigService;
+  config: Settings;
   baseUrl: string;
   secret: string;
   adminEmails: string[];

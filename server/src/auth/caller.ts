@@ -7,7 +7,7 @@ import { fail } from "@vektor/shared/errors";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { user } from "../db/schema";
-import type { TokenService } from "../modules/tokens/service";
+import type { TokenService } from "./tokens";
 import type { Auth } from "./better-auth";
 import type { CredentialCache } from "./credential-cache";
 

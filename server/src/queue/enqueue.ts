@@ -1,15 +1,18 @@
 /**
- * Putting work on the queue: one insert, in the caller's transaction when it has one, so a
- * transition and the work it causes commit together. A dedupe key that a live job already holds
- * makes the insert a no-op: the same work is never queued twice.
+ * Putting work on the queue: the one insert into the job table, for every kind (tool.run
+ * included), in the caller's transaction when it has one, so a transition and the work it causes
+ * commit together. Every column is written here, none left to its default. A dedupe key that a
+ * live job already holds makes the insert a no-op: the same work is never queued twice.
  */
 import { and, eq, sql } from "drizzle-orm";
+import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
 import { newId } from "../lib/ids";
-import { LANES, type JobData, type JobKind } from "./kinds";
+import { LANES, type ControlKind, type JobData, type JobRow } from "./kinds";
 
-export interface Enqueue<K extends JobKind> {
+/** A job of any kind but tool.run: its payload is `data`. */
+export interface Enqueue<K extends ControlKind> {
   kind: K;
   data: JobData[K];
   userId?: string | null;
@@ -18,28 +21,72 @@ export interface Enqueue<K extends JobKind> {
   dedupeKey?: string;
 }
 
-/** Queues a control job; returns its id, or null when a live job holds the same dedupe key. */
-export async function enqueue<K extends Exclude<JobKind, "tool.run">>(db: Db | Tx, e: Enqueue<K>): Promise<string | null> {
-  const id = newId("job");
-  const rows = await db
+/** Who asked for a tool job: POST /api/tools or /api/files, a createJob upload, a batch, a workflow step. */
+export type ToolOrigin = "api" | "upload" | "batch" | "workflow";
+
+/**
+ * A tool.run job: the tool and its files are the row's `type` (the tool's slug; for every other
+ * kind `type` is the kind), `params` and `input_file_ids`. Admit it first (tools/admission.ts).
+ */
+export interface EnqueueTool {
+  kind: "tool.run";
+  userId: string;
+  tool: { slug: string; params: Record<string, unknown>; inputFileIds: string[] };
+  origin: ToolOrigin;
+  /** A workflow's tool jobs name their run and step. */
+  data?: JobData["tool.run"];
+  /** A batch item: its batch and place in it. */
+  batchId?: string;
+  position?: number;
+}
+
+export type AnyEnqueue = EnqueueTool | { [K in ControlKind]: Enqueue<K> }[ControlKind];
+
+/** Queues one job; returns its id, or null when a live job holds the same dedupe key. */
+export async function enqueue<K extends ControlKind>(db: Db | Tx, e: Enqueue<K> | EnqueueTool): Promise<string | null> {
+  const [row] = await enqueueAll(db, [e as AnyEnqueue]);
+  return row?.id ?? null;
+}
+
+/** Queues many jobs in one statement; answers the rows queued (in order, dedupe no-ops left out). */
+export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<JobRow[]> {
+  if (entries.length === 0) return [];
+  return db
     .insert(job)
-    .values({
-      id,
-      kind: e.kind,
-      lane: LANES[e.kind],
-      type: e.kind,
-      userId: e.userId ?? null,
-      status: "queued",
-      params: {},
-      inputFileIds: [],
-      data: e.data as Record<string, unknown>,
-      runAfter: e.runAfter ?? sql`now()`,
-      dedupeKey: e.dedupeKey ?? null,
-      origin: "system",
-    })
+    .values(entries.map(rowOf))
     .onConflictDoNothing({ target: job.dedupeKey, where: sql`status in ('queued', 'running')` })
-    .returning({ id: job.id });
-  return rows[0]?.id ?? null;
+    .returning();
+}
+
+function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {
+  const tool = e.kind === "tool.run" ? e : null;
+  const control = e.kind === "tool.run" ? null : e;
+  return {
+    id: newId("job"),
+    kind: e.kind,
+    lane: LANES[e.kind],
+    type: tool ? tool.tool.slug : e.kind,
+    userId: e.userId ?? null,
+    status: "queued",
+    params: tool?.tool.params ?? {},
+    inputFileIds: tool?.tool.inputFileIds ?? [],
+    outputFileIds: [],
+    data: (e.data as Record<string, unknown> | undefined) ?? null,
+    progress: 0,
+    attempts: 0,
+    errorCode: null,
+    errorMessage: null,
+    leaseUntil: null,
+    cancelRequestedAt: null,
+    runAfter: control?.runAfter ?? sql`now()`,
+    dedupeKey: control?.dedupeKey ?? null,
+    origin: tool?.origin ?? "system",
+    batchId: tool?.batchId ?? null,
+    position: tool?.position ?? null,
+    createdAt: sql`now()`,
+    startedAt: null,
+    finishedAt: null,
+  };
 }
 
 /**

@@ -31,6 +31,8 @@ export interface JobData {
 }
 
 export type JobKind = keyof JobData;
+/** Every kind but tool.run: short jobs whose handler does the work (registry.ts). */
+export type ControlKind = Exclude<JobKind, "tool.run">;
 /**
  * tool: long WASM runs on the worker pool; control: short transitions, timeouts and sweeps;
  * outbound: calls to other servers (webhook deliveries, e-mail), which may hang until their

@@ -18,11 +18,13 @@ import { createLogger, type Logger } from "../log";
 import type { JobRow } from "./kinds";
 import { LocalStore } from "../storage/local";
 import { JobHandlers, type AnyHandler, type ControlHandler, type ToolRunHandler } from "./registry";
-import { JOB_KINDS, type JobKind } from "./kinds";
+import { enqueue } from "./enqueue";
+import { JOB_KINDS, type ControlKind } from "./kinds";
 import { WorkerPool } from "../tools/pool";
+import { ToolRun, type ToolRunOptions } from "../tools/tool-run";
 import { JobRunner, type RunnerOptions } from "./runner";
 
-export type ControlKind = Exclude<JobKind, "tool.run">;
+export type { ControlKind };
 
 /** PGlite's initdb takes seconds, far more on a loaded machine: the setup gets its own timeout. */
 export const SETUP_TIMEOUT = 180_000;
@@ -75,18 +77,11 @@ const live: { runner: JobRunner; pool: WorkerPool }[] = [];
 export function makeRunner(
   q: TestQueue,
   handlers: JobHandlers,
-  opts: Partial<RunnerOptions> & { pool?: WorkerPool; limits?: { perUser: number; global: number }; log?: Logger } = {},
+  opts: Partial<RunnerOptions> & Partial<ToolRunOptions> & { pool?: WorkerPool; limits?: { perUser: number; global: number }; log?: Logger } = {},
 ): JobRunner {
-  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, log: runnerLog = log, ...rest } = opts;
-  const runner = new JobRunner(
-    q.db,
-    q.store,
-    pool,
-    runnerLog,
-    { timeoutMs: 600_000, leaseMs: 30_000, maxInputBytes: 1 << 30, pollMs: 50, controlLanes: 1, ...rest },
-    async () => limits,
-    handlers,
-  );
+  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, log: runnerLog = log, timeoutMs = 600_000, maxInputBytes = 1 << 30, ...rest } = opts;
+  const toolRun = new ToolRun(q.db, q.store, pool, handlers.tool, { timeoutMs, maxInputBytes });
+  const runner = new JobRunner(q.db, runnerLog, { leaseMs: 30_000, pollMs: 50, controlLanes: 1, toolLanes: pool.size, ...rest }, handlers, { "tool.run": toolRun }, async () => limits);
   live.push({ runner, pool });
   return runner;
 }
@@ -121,11 +116,9 @@ export async function uploadPdf(q: TestQueue, userId: string, pages: number): Pr
   return id;
 }
 
-/** A queued tool.run job, as the jobs service writes one. */
+/** A queued tool.run job, as the jobs service queues one (not admitted: a test may queue what admission would refuse). */
 export async function insertToolJob(db: Db, v: { userId: string; type: string; params?: Record<string, unknown>; inputFileIds?: string[] }): Promise<string> {
-  const id = newId("job");
-  await db.insert(job).values({ id, userId: v.userId, kind: "tool.run", lane: "tool", type: v.type, status: "queued", params: v.params ?? {}, inputFileIds: v.inputFileIds ?? [] });
-  return id;
+  return (await enqueue(db, { kind: "tool.run", userId: v.userId, tool: { slug: v.type, params: v.params ?? {}, inputFileIds: v.inputFileIds ?? [] }, origin: "api" }))!;
 }
 
 export async function jobRow(db: Db, id: string): Promise<JobRow> {

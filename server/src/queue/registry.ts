@@ -47,13 +47,24 @@ export interface ControlHandler<K extends Exclude<JobKind, "tool.run">> {
 
 export type ToolOutcome = { ok: true; outputFileIds: string[] } | { ok: false; error: Failure; cancelled: boolean };
 
-/** tool.run runs on the worker pool; its handler is the hook called where the outcome is recorded. */
+/** tool.run runs on the worker pool (its executor, tools/tool-run.ts); its handler is the hook called where the outcome is recorded. */
 export interface ToolRunHandler {
   kind: "tool.run";
   /** Claims of one job before it is given up (a job that kills its worker every time). */
   maxAttempts: number;
   /** In the transaction that records the outcome: a workflow step's successors are queued here. */
   onSettled(tx: Tx, row: JobRow, outcome: ToolOutcome): Promise<void>;
+}
+
+/**
+ * A kind whose claimed jobs the runner hands over whole instead of calling a handler's `run`
+ * (tool.run: tools/tool-run.ts runs the tool on the worker pool and records its outputs). It
+ * settles the job itself, through settle.ts.
+ */
+export interface KindExecutor {
+  run(row: JobRow, signal: AbortSignal): Promise<void>;
+  /** `run` threw (its outcome could not be recorded): retry the job or end it. */
+  trouble(row: JobRow): Promise<void>;
 }
 
 export type AnyControlHandler = { [K in Exclude<JobKind, "tool.run">]: ControlHandler<K> }[Exclude<JobKind, "tool.run">];

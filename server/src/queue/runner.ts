@@ -1,41 +1,36 @@
 /**
- * Takes jobs from the queue table and runs them, in two lanes: tool lanes (one per pool worker)
- * run `tool.run` jobs on the worker pool under the per-user and global limits; control lanes run
- * the short kinds (workflow transitions, timeouts, sweeps) through their handlers, so a long CAD
- * conversion never delays a transition. A job is claimed with FOR UPDATE SKIP LOCKED and a
- * lease, so several processes share the queue and a job whose process died is claimed again
- * once its lease ran out. An outcome is recorded only by the claim that still owns the job
- * (same attempt number), in one transaction with its kind's completion hook: a job succeeds at
- * most once and what it causes is queued exactly once.
+ * Takes jobs from the queue table and runs them, in lanes: tool lanes (one per pool worker) take
+ * the tool kind under the per-user and global limits; control lanes the short kinds (workflow
+ * transitions, timeouts, sweeps); outbound lanes the calls to other servers. The runner knows
+ * kinds, not what they do: a kind's handler runs (registry.ts), or, for a kind with an executor
+ * (tool.run: tools/tool-run.ts), the executor takes the claimed job whole. A job is claimed with
+ * FOR UPDATE SKIP LOCKED and a lease, so several processes share the queue and a job whose
+ * process died is claimed again once its lease ran out. An outcome is recorded only by the claim
+ * that still owns the job (settle.ts), in one transaction with its kind's completion hook: a job
+ * succeeds at most once and what it causes is queued exactly once.
  */
-import { candidateFormats } from "@vektor/shared/formats";
-import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
-import { getTool } from "@vektor/wasm-tools";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { file, job } from "../db/schema";
-import { newId } from "../lib/ids";
+import { job } from "../db/schema";
 import type { Logger } from "../log";
-import type { JobRow } from "./kinds";
-import type { ObjectStore } from "../storage/types";
-import type { ControlJob, ControlOutcome, Failure, JobHandlers, RetryRequest, ToolOutcome } from "./registry";
-import { backoffMs, LANE_KINDS, type JobKind, type Lane, type RetryPolicy } from "./kinds";
-import type { WorkerPool } from "../tools/pool";
+import type { ControlJob, ControlOutcome, Failure, JobHandlers, KindExecutor, RetryRequest } from "./registry";
+import { backoffMs, LANE_KINDS, type JobKind, type JobRow, type Lane, type RetryPolicy } from "./kinds";
+import { retryLater, settle } from "./settle";
 
 export interface RunnerOptions {
-  timeoutMs: number;
   /** A claim lasts this long unless renewed; the runner renews it every third of it while the job runs. */
   leaseMs: number;
-  maxInputBytes: number;
   pollMs: number;
+  /** Tool jobs this process runs at the same time (one per pool worker); default 0. */
+  toolLanes?: number;
   /** Control jobs this process runs at the same time. */
   controlLanes: number;
   /** Outbound jobs (deliveries, e-mail) this process runs at the same time; default 2. */
   outboundLanes?: number;
 }
 
-/** Back-off of a tool job whose outcome could not be recorded. */
-const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
+/** The limits the tool lane claims under (tools/admission.ts toolLaneLimits reads them from configuration). */
+export type LaneLimits = () => Promise<{ perUser: number; global: number }>;
 
 /** What a claim looks at: first jobs whose process died (lease ran out), then due queued ones. */
 const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
@@ -57,17 +52,17 @@ export class JobRunner {
 
   constructor(
     private readonly db: Db,
-    private readonly store: ObjectStore,
-    private readonly pool: WorkerPool,
     private readonly log: Logger,
     private readonly opts: RunnerOptions,
-    /** Per-user and global concurrency limits of tool jobs, read from configuration at each claim. */
-    private readonly limits: () => Promise<{ perUser: number; global: number }>,
     private readonly handlers: JobHandlers,
+    /** Kinds whose claimed jobs are handed over whole (tool.run), instead of calling their handler's run. */
+    private readonly executors: Partial<Record<JobKind, KindExecutor>> = {},
+    /** Per-user and global concurrency limits of tool jobs, read at each claim. */
+    private readonly limits: LaneLimits = async () => ({ perUser: 0, global: 0 }),
   ) {}
 
   start(): void {
-    for (let i = 0; i < this.pool.size; i++) this.lanes.push(this.lane("tool"));
+    for (let i = 0; i < (this.opts.toolLanes ?? 0); i++) this.lanes.push(this.lane("tool"));
     for (let i = 0; i < this.opts.controlLanes; i++) this.lanes.push(this.lane("control"));
     for (let i = 0; i < (this.opts.outboundLanes ?? 2); i++) this.lanes.push(this.lane("outbound"));
     this.renewer = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.opts.leaseMs / 3)));
@@ -136,12 +131,13 @@ export class JobRunner {
       this.wakeNext(lane);
       const controller = new AbortController();
       this.held.set(claimed.id, controller);
+      const executor = this.executors[claimed.kind as JobKind];
       try {
-        if (lane === "tool") await this.processTool(claimed, controller.signal);
+        if (executor) await executor.run(claimed, controller.signal);
         else await this.processControl(claimed);
       } catch (err) {
         this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
-        if (lane === "tool") await this.toolTrouble(claimed).catch(() => {});
+        if (executor) await executor.trouble(claimed).catch(() => {});
       } finally {
         this.held.delete(claimed.id);
       }
@@ -182,7 +178,7 @@ export class JobRunner {
     return expired ?? null;
   }
 
-  // ---- control lane ----
+  // ---- kinds run by their handler (control and outbound lanes) ----
 
   private async processControl(row: JobRow): Promise<void> {
     const handler = this.handlers.control(row.kind);
@@ -196,18 +192,12 @@ export class JobRunner {
       // Nobody expected this: logged with its stack.
       const failure = { code: "HANDLER_FAILED", message: err instanceof Error ? err.message : String(err) };
       this.log.warn({ err, jobId: row.id, kind: row.kind, attempt: row.attempts }, "control job failed");
-      if (row.attempts < handler.retry.attempts) return this.retryLater(row, failure, backoffMs(handler.retry, row.attempts));
+      if (row.attempts < handler.retry.attempts) return retryLater(this.db, row, failure, backoffMs(handler.retry, row.attempts));
       return this.finalFailure(row, view, failure);
     }
     if (outcome) return this.retryRequested(row, view, handler.retry, outcome);
-    await this.db.transaction(async (tx) => {
-      const done = await tx
-        .update(job)
-        .set({ status: "succeeded", progress: 100, errorCode: null, errorMessage: null, finishedAt: new Date(), leaseUntil: null })
-        .where(this.owns(row))
-        .returning({ id: job.id });
-      if (done.length) await (handler.onSucceeded as ((tx: unknown, job: ControlJob<JobKind>) => Promise<void>) | undefined)?.(tx, view);
-    });
+    const onSucceeded = handler.onSucceeded as ((tx: unknown, job: ControlJob<JobKind>) => Promise<void>) | undefined;
+    await settle(this.db, row, { status: "succeeded", progress: 100, errorCode: null, errorMessage: null }, async (tx) => onSucceeded?.(tx, view));
   }
 
   /**
@@ -221,142 +211,17 @@ export class JobRunner {
     if (row.attempts < policy.attempts) {
       const delayMs = backoffMs(policy, row.attempts);
       this.log.info({ ...fields, retryInMs: delayMs }, "job attempt failed, will retry");
-      return this.retryLater(row, failure, delayMs);
+      return retryLater(this.db, row, failure, delayMs);
     }
     this.log.warn(fields, "job attempt failed, giving up");
     return this.finalFailure(row, view, failure);
   }
 
-  /** Back in the queue, not before `delayMs` from now: the back-off survives a restart. */
-  private async retryLater(row: JobRow, f: Failure, delayMs: number): Promise<void> {
-    await this.db
-      .update(job)
-      .set({ status: "queued", errorCode: f.code, errorMessage: f.message, leaseUntil: null, runAfter: sql`now() + make_interval(secs => ${delayMs / 1000})` })
-      .where(this.owns(row));
-  }
-
   private async finalFailure(row: JobRow, view: ControlJob<JobKind>, f: Failure): Promise<void> {
     const handler = this.handlers.control(row.kind);
-    await this.db.transaction(async (tx) => {
-      const done = await tx
-        .update(job)
-        .set({ status: "failed", errorCode: f.code, errorMessage: f.message, finishedAt: new Date(), leaseUntil: null })
-        .where(this.owns(row))
-        .returning({ id: job.id });
-      if (done.length) await (handler?.onFailed as ((tx: unknown, job: ControlJob<JobKind>, f: Failure) => Promise<void>) | undefined)?.(tx, view, f);
-    });
+    const onFailed = handler?.onFailed as ((tx: unknown, job: ControlJob<JobKind>, f: Failure) => Promise<void>) | undefined;
+    await settle(this.db, row, { status: "failed", errorCode: f.code, errorMessage: f.message }, async (tx) => onFailed?.(tx, view, f));
   }
-
-  /** Still running under this claim: a job taken over by another claim is not ours to settle. */
-  private owns(row: JobRow): SQL {
-    return and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts))!;
-  }
-
-  // ---- tool lane ----
-
-  private async processTool(row: JobRow, signal: AbortSignal): Promise<void> {
-    const maxAttempts = this.handlers.tool.maxAttempts;
-    if (row.attempts > maxAttempts) {
-      return this.settleTool(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
-    }
-    if (row.cancelRequestedAt) return this.settleTool(row, cancelledOutcome());
-    const inputs = await this.loadInputs(row);
-    if ("code" in inputs) return this.settleTool(row, { ok: false, error: inputs, cancelled: false });
-    let lastProgress = 0;
-    const outcome = await this.pool.run({
-      id: `${row.id}:${row.attempts}`,
-      slug: row.type,
-      inputs,
-      params: row.params,
-      signal,
-      timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
-      onProgress: (fraction) => {
-        // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
-        if (fraction >= 1) return;
-        const pct = Math.floor(fraction * 100);
-        if (pct - lastProgress < 5) return;
-        lastProgress = pct;
-        void this.db.update(job).set({ progress: pct }).where(and(eq(job.id, row.id), eq(job.status, "running"))).catch(() => {});
-      },
-    });
-    if (!outcome.ok) return this.settleTool(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
-    if (outcome.outputs.length === 0) return this.settleTool(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
-    await this.succeed(row, outcome.outputs);
-  }
-
-  private async loadInputs(row: JobRow): Promise<ToolInput[] | Failure> {
-    const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
-    const inputs: ToolInput[] = [];
-    for (const id of row.inputFileIds) {
-      const f = byId.get(id);
-      if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
-      if (f.size > limit) return { code: "INPUT_TOO_LARGE", message: `Input "${f.filename}" is ${f.size} bytes; server-side tools take at most ${limit} bytes` };
-      const bytes = await new Response(await this.store.get(f.storageKey)).bytes();
-      inputs.push({ name: f.filename, bytes, mime: f.mime });
-    }
-    return inputs;
-  }
-
-  private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
-    const userId = row.userId!;
-    const stored: (typeof file.$inferInsert & { storageKey: string; id: string })[] = [];
-    let owned = false;
-    try {
-      for (const out of outputs) {
-        const id = newId("f");
-        const key = `u/${userId}/${id}`;
-        const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
-        const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
-        stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
-      }
-      const outputFileIds = stored.map((s) => s.id);
-      owned = await this.db.transaction(async (tx) => {
-        const done = await tx
-          .update(job)
-          .set({ status: "succeeded", progress: 100, outputFileIds, finishedAt: new Date(), leaseUntil: null })
-          .where(this.owns(row))
-          .returning({ id: job.id });
-        if (!done.length) return false;
-        await tx.insert(file).values(stored);
-        await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
-        await this.handlers.tool.onSettled(tx, row, { ok: true, outputFileIds });
-        return true;
-      });
-    } finally {
-      // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
-      // transaction rolled back): no file row points at these objects, so nothing else would delete them.
-      if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
-    }
-  }
-
-  /**
-   * Recording a tool job's outcome failed (a database error, a deadlock, a hook that threw): the
-   * job goes back in the queue with back-off and runs again, up to the tool's attempts, so a
-   * passing fault does not fail a user's job or a workflow step.
-   */
-  private async toolTrouble(row: JobRow): Promise<void> {
-    const max = this.handlers.tool.maxAttempts;
-    const failure = { code: "TOOL_FAILED", message: "The server could not finish this job" };
-    if (row.attempts < max) return this.retryLater(row, failure, backoffMs(TOOL_RETRY, row.attempts));
-    return this.settleTool(row, { ok: false, error: failure, cancelled: false });
-  }
-
-  private async settleTool(row: JobRow, outcome: Extract<ToolOutcome, { ok: false }>): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const done = await tx
-        .update(job)
-        .set({ status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message, finishedAt: new Date(), leaseUntil: null })
-        .where(this.owns(row))
-        .returning({ id: job.id });
-      if (done.length) await this.handlers.tool.onSettled(tx, row, outcome);
-    });
-  }
-}
-
-function cancelledOutcome(): Extract<ToolOutcome, { ok: false }> {
-  return { ok: false, error: { code: "CANCELLED", message: "The job was cancelled" }, cancelled: true };
 }
 
 /**

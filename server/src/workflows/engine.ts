@@ -10,10 +10,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import { newId } from "../lib/ids";
-import { enqueue } from "../queue/enqueue";
-import { credit } from "../modules/account/credits";
+import { cancelQueued, requestStop } from "../queue/control";
+import { enqueue, enqueueAll } from "../queue/enqueue";
+import { credit } from "../credits/ledger";
 import type { ObjectStore } from "../storage/types";
-import { executeStep, runsInline } from "./execute";
+import { admitMany, isRefusal } from "../tools/admission";
+import { executeStep, runsInline, type StepOutcome } from "./execute";
 import type { ToolJobSpec } from "./nodes/types";
 
 export type RunRow = typeof workflowRun.$inferSelect;
@@ -98,26 +100,38 @@ export class Engine {
    * updated in place so the caller can go on to its successors without reading the steps again.
    */
   private async runInline(tx: Tx, run: RunRow, step: StepRow, inputs: string[]): Promise<void> {
-    const now = new Date();
-    Object.assign(step, { status: "running", attempts: step.attempts + 1, inputFileIds: inputs, outputFileIds: [], jobIds: [], errorCode: null, errorMessage: null, startedAt: now, finishedAt: null });
+    Object.assign(step, { status: "running", attempts: step.attempts + 1, inputFileIds: inputs, outputFileIds: [], jobIds: [], errorCode: null, errorMessage: null, startedAt: new Date(), finishedAt: null });
     const logs: string[] = [];
     const outcome = await executeStep(tx, this.store!, run, step, `inline:${step.id}:${step.attempts}`, logs);
-    if ("error" in outcome) {
-      Object.assign(step, { status: "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message, finishedAt: now });
-    } else if (outcome.result.kind === "done") {
-      Object.assign(step, { status: "succeeded", outputFileIds: outcome.result.outputs.map((f) => f.id), finishedAt: now });
-    } else if (outcome.result.kind === "jobs" && outcome.result.jobs.length === 0) {
-      logs.push("No input this tool accepts: nothing to do");
-      Object.assign(step, { status: "succeeded", finishedAt: now });
-    } else if (outcome.result.kind === "jobs") {
-      step.jobIds = await this.insertToolJobs(tx, run, step, outcome.result.jobs);
-      step.charged = false;
-    } else {
-      throw new Error(`node kind ${step.type} is marked inline but asked to wait for an approval`);
-    }
+    if ("result" in outcome && outcome.result.kind === "approval") throw new Error(`node kind ${step.type} is marked inline but asked to wait for an approval`);
+    Object.assign(step, await this.transition(tx, run, step, outcome, logs, 0));
     step.logs = [...step.logs, ...logs];
     const { id, runId, nodeId, parentNodeId, type, ...changed } = step;
     await tx.update(workflowStep).set(changed).where(eq(workflowStep.id, id));
+  }
+
+  /**
+   * What a step's outcome makes of it: the one place an outcome becomes a transition, whether
+   * the step ran inline in a transition or as a `workflow.step` job. An error fails it; files
+   * done succeed it; tool jobs are admitted and queued (the step runs until they end; a refusal
+   * fails it); an approval is requested (a timeout of 0 or less takes `approvalDefault`).
+   * Answers the step's changed columns, for the caller to write (see recordStep); `logs` gets
+   * the lines the transition adds.
+   */
+  async transition(tx: Tx, run: RunRow, step: StepRow, outcome: StepOutcome, logs: string[], approvalDefault: number): Promise<Partial<StepRow>> {
+    const now = new Date();
+    if ("error" in outcome) return { status: "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message, finishedAt: now };
+    const result = outcome.result;
+    if (result.kind === "done") return { status: "succeeded", outputFileIds: result.outputs.map((f) => f.id), finishedAt: now };
+    if (result.kind === "approval") return this.requestApproval(tx, run, step, result.timeoutSeconds > 0 ? result.timeoutSeconds : approvalDefault);
+    if (result.jobs.length === 0) {
+      logs.push("No input this tool accepts: nothing to do");
+      return { status: "succeeded", outputFileIds: [], finishedAt: now };
+    }
+    const admitted = await admitMany(tx, run.userId, result.jobs.map((j) => ({ type: j.type, params: j.params, fileIds: j.inputFileIds })));
+    if (isRefusal(admitted)) return { status: "failed", errorCode: admitted.refused === "UNKNOWN_TOOL" || admitted.refused === "BAD_PARAMS" ? "VALIDATION_ERROR" : "INPUT_INVALID", errorMessage: admitted.message, finishedAt: now };
+    const jobs = result.jobs.map((j, i): ToolJobSpec => ({ ...j, params: admitted[i].params }));
+    return { jobIds: await this.queueToolJobs(tx, run, step, jobs), charged: false };
   }
 
   /** The run's status from its steps; terminal exactly once. */
@@ -158,47 +172,44 @@ export class Engine {
   }
 
   /** A step's own work is done: record its outputs (only if this attempt still owns it) and move on. */
-  async completeStep(tx: Tx, run: RunRow, stepId: string, attempt: number, outputFileIds: string[], logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
+  completeStep(tx: Tx, run: RunRow, stepId: string, attempt: number, outputFileIds: string[], logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
+    return this.recordStep(tx, run, stepId, attempt, { status: "succeeded", outputFileIds, finishedAt: new Date() }, logs, opts);
+  }
+
+  failStep(tx: Tx, run: RunRow, stepId: string, attempt: number, error: RunError, logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
+    return this.recordStep(tx, run, stepId, attempt, { status: "failed", errorCode: error.code, errorMessage: error.message, finishedAt: new Date() }, logs, opts);
+  }
+
+  /**
+   * Writes a transition of a step already started (see transition) if this attempt still owns
+   * it, appending `logs`, and moves the run on unless the step is still running (its tool jobs
+   * end it later).
+   */
+  async recordStep(tx: Tx, run: RunRow, stepId: string, attempt: number, changes: Partial<StepRow>, logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
     const done = await tx
       .update(workflowStep)
-      .set({ status: "succeeded", outputFileIds, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb`, finishedAt: new Date() })
+      .set({ ...changes, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb` })
       .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
       .returning({ id: workflowStep.id });
-    if (done.length) await this.advance(tx, run, opts);
+    if (done.length && changes.status !== undefined) await this.advance(tx, run, opts);
   }
 
-  async failStep(tx: Tx, run: RunRow, stepId: string, attempt: number, error: RunError, logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
-    const done = await tx
-      .update(workflowStep)
-      .set({ status: "failed", errorCode: error.code, errorMessage: error.message, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb`, finishedAt: new Date() })
-      .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
-      .returning({ id: workflowStep.id });
-    if (done.length) await this.advance(tx, run, opts);
-  }
-
-  /** op.<slug>: queue the step's tool jobs; the step ends when the last of them ends. */
-  async startToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[], logs: string[]): Promise<void> {
-    const jobIds = await this.insertToolJobs(tx, run, step, specs);
-    await tx
-      .update(workflowStep)
-      .set({ jobIds, charged: false, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb` })
-      .where(eq(workflowStep.id, step.id));
-  }
-
-  private async insertToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[]): Promise<string[]> {
-    const rows = specs.map((s) => ({ id: newId("job"), userId: run.userId, type: s.type, status: "queued", params: s.params, inputFileIds: s.inputFileIds, origin: "workflow", data: { runId: run.id, stepId: step.id } }));
-    if (rows.length) await tx.insert(job).values(rows);
+  /** op.<slug>: the step's tool jobs (admitted), in one statement; the step ends when the last of them ends. */
+  private async queueToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[]): Promise<string[]> {
+    const rows = await enqueueAll(
+      tx,
+      specs.map((s) => ({ kind: "tool.run" as const, userId: run.userId, tool: { slug: s.type, params: s.params, inputFileIds: s.inputFileIds }, origin: "workflow" as const, data: { runId: run.id, stepId: step.id } })),
+    );
     return rows.map((r) => r.id);
   }
 
   /** logic.approval: the step waits; a delayed job ends it when nobody decided in time. */
-  async awaitApproval(tx: Tx, run: RunRow, step: StepRow, timeoutSeconds: number): Promise<void> {
+  private async requestApproval(tx: Tx, run: RunRow, step: StepRow, timeoutSeconds: number): Promise<Partial<StepRow>> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
     await tx.insert(workflowApproval).values({ id: newId("apr"), runId: run.id, nodeId: step.nodeId, status: "pending", requestedAt: now, expiresAt });
-    await tx.update(workflowStep).set({ status: "waiting_approval" }).where(eq(workflowStep.id, step.id));
     await enqueue(tx, { kind: "approval.timeout", data: { runId: run.id, nodeId: step.nodeId }, userId: run.userId, runAfter: expiresAt, dedupeKey: `wf.approval:${run.id}:${step.nodeId}:${step.attempts}` });
-    await this.advance(tx, run, { inline: true });
+    return { status: "waiting_approval" };
   }
 
   /** A tool job of an op step ended (called where its outcome is recorded). */
@@ -224,14 +235,9 @@ export class Engine {
   async cancel(tx: Tx, run: RunRow): Promise<{ refunded: number; stopping: string[] }> {
     const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
     const jobIds = steps.filter((s) => ACTIVE.has(s.status)).flatMap((s) => s.jobIds);
-    const stopping = jobIds.length
-      ? await tx.update(job).set({ cancelRequestedAt: new Date() }).where(and(inArray(job.id, jobIds), eq(job.status, "running"))).returning({ id: job.id })
-      : [];
-    if (jobIds.length) await tx.update(job).set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The workflow run was cancelled", finishedAt: new Date() }).where(and(inArray(job.id, jobIds), eq(job.status, "queued")));
-    await tx
-      .update(job)
-      .set({ status: "cancelled", finishedAt: new Date() })
-      .where(and(eq(job.status, "queued"), inArray(job.kind, ["workflow.step", "approval.timeout"]), sql`${job.data}->>'runId' = ${run.id}`));
+    const stopping = jobIds.length ? await requestStop(tx, inArray(job.id, jobIds)) : [];
+    if (jobIds.length) await cancelQueued(tx, inArray(job.id, jobIds), "The workflow run was cancelled");
+    await cancelQueued(tx, and(inArray(job.kind, ["workflow.step", "approval.timeout"]), sql`${job.data}->>'runId' = ${run.id}`)!);
     const unstarted = steps.filter((s) => s.charged).length;
     const refund = unstarted * run.perStepCredits;
     if (refund > 0) await credit(tx, run.userId, refund, "workflow_cancel_refund", run.id);

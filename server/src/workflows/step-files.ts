@@ -8,7 +8,7 @@
 import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
-import { putZip } from "../modules/batch/zip";
+import { putZip } from "../storage/zip";
 import type { ObjectStore } from "../storage/types";
 import type { FileRef, StepFiles } from "./nodes/types";
 

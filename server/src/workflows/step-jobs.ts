@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import type { ControlHandler } from "../queue/registry";
-import type { ConfigService } from "../modules/config/service";
+import type { Settings } from "../config/keys";
 import { formatDuration } from "../lib/duration";
 import type { ObjectStore } from "../storage/types";
 import { lockRun, TERMINAL_RUN, type Engine, type StepRow } from "./engine";
@@ -21,7 +21,7 @@ const INLINE = { inline: true };
 export interface WorkflowHandlerDeps {
   db: Db;
   store: ObjectStore;
-  config: ConfigService;
+  config: Settings;
   engine: Engine;
 }
 
@@ -42,14 +42,8 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
         const locked = await lockRun(tx, runId);
         const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
         if (!locked || TERMINAL_RUN.has(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
-        if ("error" in outcome) return d.engine.failStep(tx, locked, stepId, attempt, outcome.error, logs, INLINE);
-        const result = outcome.result;
-        if (result.kind === "done") return d.engine.completeStep(tx, locked, stepId, attempt, result.outputs.map((f) => f.id), logs, INLINE);
-        if (result.kind === "jobs") {
-          if (result.jobs.length === 0) return d.engine.completeStep(tx, locked, stepId, attempt, [], [...logs, "No input this tool accepts: nothing to do"], INLINE);
-          return d.engine.startToolJobs(tx, locked, fresh, result.jobs, logs);
-        }
-        return d.engine.awaitApproval(tx, locked, fresh, result.timeoutSeconds > 0 ? result.timeoutSeconds : defaultTimeout);
+        const changes = await d.engine.transition(tx, locked, fresh, outcome, logs, defaultTimeout);
+        await d.engine.recordStep(tx, locked, stepId, attempt, changes, logs, INLINE);
       });
     },
     // Every try failed (storage or database trouble): the step fails, so the run ends instead of waiting forever.

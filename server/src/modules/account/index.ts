@@ -9,7 +9,7 @@ import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
-import { ledger } from "./credits";
+import { ledger } from "../../credits/ledger";
 
 export function accountModule(s: Services) {
   const { doc } = routeDocs(s.callers);

@@ -11,7 +11,7 @@ import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { newId } from "../../lib/ids";
 import type { Services } from "../../services";
-import { credit, debit } from "../account/credits";
+import { credit, debit } from "../../credits/ledger";
 import type { FileService } from "../files/service";
 
 function parseNow(raw: string | undefined): Date {

@@ -4,14 +4,16 @@
  * a short balance creates nothing and two concurrent creations can never overdraw.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
-import { getTool, validateParams } from "@vektor/wasm-tools";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db } from "../../db/client";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { batch, batchPreset, file, job } from "../../db/schema";
 import { newId } from "../../lib/ids";
-import { credit, debit } from "../account/credits";
+import { cancelQueued, requeue } from "../../queue/control";
+import { enqueueAll } from "../../queue/enqueue";
+import { admitInputs, admitTool, orThrow } from "../../tools/admission";
+import { credit, debit } from "../../credits/ledger";
 import type { ConfigService } from "../config/service";
 import { batchStatus, countStatuses, TERMINAL_BATCH, type Counts } from "./status";
 
@@ -67,12 +69,10 @@ export class BatchService {
   checkTool(type: string, engine: string | undefined, params: Record<string, unknown> | undefined) {
     const eng = engine ?? "server";
     if (!(ENGINES as readonly string[]).includes(eng)) throw fail.validation(`engine must be one of ${ENGINES.join(", ")}`);
-    const entry = getTool(type);
-    if (!entry) throw fail.validation(`Unknown tool type "${type}"`);
-    if ((entry.manifest.io.minInputs ?? 1) !== 1) throw fail.validation(`${type} needs several inputs per run; a batch runs the tool once per file`);
-    const checked = validateParams(type, params ?? {});
-    if (!checked.ok) throw fail.validation(`params: ${checked.message}`);
-    return { engine: eng, params: checked.params as Record<string, unknown> };
+    // An unknown tool is a bad field of the body here (400), not a missing resource.
+    const tool = orThrow(admitTool(type, params), "validation");
+    if ((tool.manifest.io.minInputs ?? 1) !== 1) throw fail.validation(`${type} needs several inputs per run; a batch runs the tool once per file`);
+    return { engine: eng, params: tool.params };
   }
 
   async create(caller: Caller, body: CreateBatch) {
@@ -83,7 +83,7 @@ export class BatchService {
     if (ids.length === 0) throw fail.validation("fileIds must name at least one file");
     if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
     if (ids.length > s.maxFiles[caller.plan]) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxFiles[caller.plan]} files; ${ids.length} given`);
-    const totalBytes = await this.checkFiles(caller.id, ids);
+    const totalBytes = orThrow(await admitInputs(this.db, caller.id, ids), "validation").sizes.reduce((sum, n) => sum + n, 0);
     if (totalBytes > s.maxSizeMb[caller.plan] * MB) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxSizeMb[caller.plan]} MB in all`);
     const credits = s.baseCredits + s.perFileCredits * ids.length;
     const batchId = newId("b");
@@ -91,28 +91,11 @@ export class BatchService {
       await debit(tx, caller.id, credits, "batch", batchId);
       await tx.insert(batch).values({ id: batchId, userId: caller.id, name: body.name ?? `${body.type} x ${ids.length}`, type: body.type, engine, params, credits, perFileCredits: s.perFileCredits, total: ids.length });
       for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-        const rows = ids.slice(i, i + INSERT_CHUNK).map((fileId, k) => ({ id: newId("job"), userId: caller.id, type: body.type, status: "queued", params, inputFileIds: [fileId], origin: "batch", batchId, position: i + k }));
-        await tx.insert(job).values(rows);
+        const items = ids.slice(i, i + INSERT_CHUNK).map((fileId, k) => ({ kind: "tool.run" as const, userId: caller.id, tool: { slug: body.type, params, inputFileIds: [fileId] }, origin: "batch" as const, batchId, position: i + k }));
+        await enqueueAll(tx, items);
       }
     });
     return { batchId, credits };
-  }
-
-  /** Every id is the caller's UPLOADED file; returns their total size. */
-  private async checkFiles(userId: string, ids: string[]): Promise<number> {
-    const found = new Map<string, { status: string; size: number }>();
-    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-      const rows = await this.db
-        .select({ id: file.id, status: file.status, size: file.size })
-        .from(file)
-        .where(and(eq(file.userId, userId), inArray(file.id, ids.slice(i, i + INSERT_CHUNK))));
-      for (const r of rows) found.set(r.id, r);
-    }
-    const missing = ids.find((id) => !found.has(id));
-    if (missing) throw fail.notFound(`File ${missing}`);
-    const pending = ids.find((id) => found.get(id)!.status !== "UPLOADED");
-    if (pending) throw fail.invalidState(`File ${pending} is not UPLOADED (confirm it first)`);
-    return ids.reduce((sum, id) => sum + found.get(id)!.size, 0);
   }
 
   async owned(userId: string, batchId: string): Promise<BatchRow> {
@@ -204,20 +187,12 @@ export class BatchService {
       if (TERMINAL_BATCH.has(batchStatus(counts ?? { total: 0, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 }, locked.cancelledAt))) {
         throw fail.invalidState("The batch has already ended");
       }
-      const stopped = await tx
-        .update(job)
-        .set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The batch was cancelled", finishedAt: new Date() })
-        .where(and(eq(job.batchId, row.id), eq(job.status, "queued"), eq(job.attempts, 0)))
-        .returning({ id: job.id });
-      const requeued = await tx
-        .update(job)
-        .set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The batch was cancelled", finishedAt: new Date() })
-        .where(and(eq(job.batchId, row.id), eq(job.status, "queued")))
-        .returning({ id: job.id });
-      const refund = stopped.length * locked.perFileCredits;
+      const cancelled = await cancelQueued(tx, eq(job.batchId, row.id), "The batch was cancelled");
+      // Only items that never started are refunded: one back in the queue after a failed attempt has been worked on.
+      const refund = cancelled.filter((j) => j.attempts === 0).length * locked.perFileCredits;
       if (refund > 0) await credit(tx, userId, refund, "batch_cancel_refund", row.id);
       await tx.update(batch).set({ cancelledAt: new Date(), refunded: locked.refunded + refund }).where(eq(batch.id, row.id));
-      return { batchId: row.id, cancelledItems: stopped.length + requeued.length, refundedCredits: refund, status: "cancelled" as const };
+      return { batchId: row.id, cancelledItems: cancelled.length, refundedCredits: refund, status: "cancelled" as const };
     });
   }
 
@@ -225,11 +200,7 @@ export class BatchService {
   async retry(userId: string, batchId: string) {
     const row = await this.owned(userId, batchId);
     if (row.cancelledAt) throw fail.invalidState("A cancelled batch cannot be retried");
-    const retried = await this.db
-      .update(job)
-      .set({ status: "queued", attempts: 0, errorCode: null, errorMessage: null, outputFileIds: [], progress: 0, leaseUntil: null, startedAt: null, finishedAt: null })
-      .where(and(eq(job.batchId, row.id), eq(job.status, "failed")))
-      .returning({ id: job.id });
+    const retried = await requeue(this.db, and(eq(job.batchId, row.id), eq(job.status, "failed"))!, { fresh: true });
     if (retried.length === 0) throw fail.invalidState("The batch has no failed items to retry");
     await this.db.update(batch).set({ zipState: null, zipKey: null, zipSize: null, zipSha256: null, zipStartedAt: null }).where(eq(batch.id, row.id));
     return { batchId: row.id, retriedItems: retried.length, credits: 0 };

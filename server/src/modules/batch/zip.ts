@@ -5,16 +5,12 @@
  */
 import { fail } from "@vektor/shared/errors";
 import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
-import { Readable } from "node:stream";
-import yazl from "yazl";
 import type { Db } from "../../db/client";
 import { batch, file, job } from "../../db/schema";
 import type { ObjectStore } from "../../storage/types";
 import type { BatchService } from "./service";
-import { useNativeCrc32 } from "./native-crc";
+import { putZip } from "../../storage/zip";
 import { batchStatus, TERMINAL_BATCH } from "./status";
-
-useNativeCrc32();
 
 const STALE_BUILD_MS = 30 * 60_000;
 type BatchRow = typeof batch.$inferSelect;
@@ -23,46 +19,6 @@ export interface ZipInfo {
   size: number;
   sha256: string;
   filename: string;
-}
-
-/** Entry names without paths or dot-dot, unique (case-insensitively) within the archive. */
-export function safeEntryNames(names: string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((raw) => {
-    let base = raw.replace(/[\\/]/g, "_").replace(/[\u0000-\u001f\u007f]/g, "").replace(/^\.+/, "").trim() || "output";
-    if (base.length > 200) base = base.slice(-200);
-    const dot = base.lastIndexOf(".");
-    const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ""];
-    let name = base;
-    for (let i = 2; seen.has(name.toLowerCase()); i++) name = `${stem} (${i})${ext}`;
-    seen.add(name.toLowerCase());
-    return name;
-  });
-}
-
-/** A stored file as a ZIP entry. */
-export interface ZipEntry {
-  filename: string;
-  size: number;
-  createdAt: Date;
-  storageKey: string;
-}
-
-/**
- * Streams a STORE-mode ZIP of `entries` (names made safe and unique) into `key`, reading each
- * entry only when the writer reaches it: flat memory for any size. Batches and workflow
- * sink.zip steps both write their archives with it.
- */
-export function putZip(store: ObjectStore, key: string, entries: ZipEntry[]): Promise<{ size: number; sha256: string }> {
-  const names = safeEntryNames(entries.map((e) => e.filename));
-  const zip = new yazl.ZipFile();
-  entries.forEach((e, i) => {
-    zip.addReadStreamLazy(names[i], { compress: false, size: e.size, mtime: e.createdAt }, (cb) => {
-      store.get(e.storageKey).then((s) => cb(null, Readable.fromWeb(s as never)), (err) => cb(err, undefined as never));
-    });
-  });
-  zip.end();
-  return store.put(key, Readable.toWeb(zip.outputStream as Readable) as unknown as ReadableStream<Uint8Array>);
 }
 
 export class BatchZips {

@@ -7,7 +7,7 @@ import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseKeys } from "../../http/query";
 import type { Services } from "../../services";
-import { CONFIG_GROUPS } from "./keys";
+import { CONFIG_GROUPS } from "../../config/keys";
 
 const PUBLIC_VIEWS = {
   public: "Whitelisted site configuration (sign-up grant, retention)",

@@ -16,7 +16,7 @@ import { Cache } from "../../lib/cache";
 import { auditLog, setting } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { seal, unseal } from "../../lib/secret-box";
-import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "./keys";
+import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "../../config/keys";
 
 const CACHE_MS = 1000;
 

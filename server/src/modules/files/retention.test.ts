@@ -6,7 +6,7 @@ import { readEnv } from "../../env";
 import { UrlSigner } from "../../lib/signer";
 import { ConfigService } from "../config/service";
 import { FileService } from "./service";
-import { JobService } from "../tool-runs/service";
+import { ToolRunService } from "../tool-runs/service";
 import { RETENTION_EVERY_MS, retentionHandler, scheduleRetention } from "./retention";
 import { clearQueue, handlerSet, insertUser, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, uploadPdf, waitForStatus, type TestQueue } from "../../queue/queue.testkit";
 
@@ -15,7 +15,7 @@ let files: FileService;
 beforeAll(async () => {
   q = await openTestQueue();
   const config = new ConfigService(q.db);
-  files = new FileService({ database: { db: q.db }, store: q.store, config, signer: new UrlSigner("retention-test"), env: readEnv({ DATA_DIR: q.dir }), jobs: new JobService(q.db, config) });
+  files = new FileService({ database: { db: q.db }, store: q.store, config, signer: new UrlSigner("retention-test"), env: readEnv({ DATA_DIR: q.dir }), jobs: new ToolRunService(q.db, config) });
 }, SETUP_TIMEOUT);
 afterAll(() => q?.close());
 beforeEach(() => clearQueue(q.db));

@@ -16,7 +16,7 @@ import { newId } from "../../lib/ids";
 import type { UrlSigner } from "../../lib/signer";
 import { safeFetch } from "../../net/safe-fetch";
 import type { ConfigService } from "../config/service";
-import type { JobService } from "../tool-runs/service";
+import type { ToolRunService } from "../tool-runs/service";
 import { StorageError, type ByteRange, type ObjectStore, type PartReceipt } from "../../storage/types";
 import { checkSignature, SAMPLE_BYTES } from "./signature";
 import { FILE_VIEW_COLUMNS, fileView, safeFilename, type FileRow, type FileViewRow } from "./view";
@@ -35,7 +35,7 @@ export interface FileDeps {
   config: ConfigService;
   signer: UrlSigner;
   env: Env;
-  jobs: JobService;
+  jobs: ToolRunService;
 }
 
 export class FileService {

@@ -9,7 +9,7 @@ import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
 import { Idempotency } from "./idempotency";
-import type { JobService } from "./service";
+import type { ToolRunService } from "./service";
 import { TERMINAL_JOB } from "./view";
 
 const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
@@ -17,7 +17,7 @@ const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
 /** How long POST /api/tools/{slug} waits before answering 202 with the running job. */
 export const TOOL_WAIT_MS = 60_000;
 
-export function toolRunsModule(s: Services, jobs: JobService, opts: { waitMs?: number } = {}) {
+export function toolRunsModule(s: Services, jobs: ToolRunService, opts: { waitMs?: number } = {}) {
   const { doc, docJson } = routeDocs(s.callers);
   const idem = new Idempotency(s.database.db);
   const waitMs = opts.waitMs ?? TOOL_WAIT_MS;

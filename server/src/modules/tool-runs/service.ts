@@ -1,18 +1,19 @@
 /**
- * Jobs: validated creation (tool, params, input files), reads, the caller's list, cancel, and
- * waiting for completion. The work itself is done by the queue (queue/runner.ts, tools/tool-run.ts), in this process or another
- * one sharing the DB.
+ * A user's tool runs (tool.run jobs): creation (admitted by tools/admission.ts, queued by
+ * queue/enqueue.ts), reads, the caller's list, cancel, and waiting for completion. The work
+ * itself is done by the queue's runner and the tool.run executor (tools/tool-run.ts), in this
+ * process or another one sharing the DB.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
-import { getTool, validateParams } from "@vektor/wasm-tools";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
 import { pageOf, preparedPages } from "../../http/cursor";
-import { newId } from "../../lib/ids";
-import type { ConfigService } from "../config/service";
-import { requireUploaded } from "../files/require";
+import { cancelQueued, requestStop } from "../../queue/control";
+import { enqueueAll, type ToolOrigin } from "../../queue/enqueue";
 import type { JobRow } from "../../queue/kinds";
+import { admitCount, admitInputs, admitTool, orThrow, refusalError } from "../../tools/admission";
+import type { ConfigService } from "../config/service";
 import { jobView, runOf, TERMINAL_JOB, type JobView } from "./view";
 
 export interface JobRequest {
@@ -23,7 +24,7 @@ export interface JobRequest {
 
 const MAX_INPUTS = 100;
 
-export class JobService {
+export class ToolRunService {
   /** Called after a cancel reached running jobs, so this process stops its own at once (others at their next lease renewal). */
   onCancelled: (jobIds: string[]) => void = () => {};
 
@@ -45,32 +46,20 @@ export class JobService {
 
   /** The tool and params check, without touching files (also used before an upload starts). */
   checkRequest(type: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
-    const entry = getTool(type);
-    if (!entry) throw fail.notFound(`Tool "${type}"`);
-    const checked = validateParams(type, params ?? {});
-    if (!checked.ok) throw fail.validation(`params: ${checked.message}`);
-    return checked.params as Record<string, unknown>;
+    return orThrow(admitTool(type, params), "notFound").params;
   }
 
-  async create(userId: string, req: JobRequest, origin = "api"): Promise<JobView> {
+  async create(userId: string, req: JobRequest, origin: ToolOrigin = "api"): Promise<JobView> {
     if (!(await this.config.get("processing.cloud_enabled"))) throw new ServiceError("FEATURE_DISABLED", "Server-side processing is turned off; run the tool in the browser");
-    const params = this.checkRequest(req.type, req.params);
-    const manifest = getTool(req.type)!.manifest;
+    const { manifest, params } = orThrow(admitTool(req.type, req.params), "notFound");
     const ids = req.fileIds;
     if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
-    const [min, max] = [manifest.io.minInputs ?? 1, manifest.io.maxInputs ?? 1];
-    if (ids.length < min || ids.length > max) throw fail.validation(`${req.type} takes ${min === max ? min : `${min} to ${max}`} input file(s); ${ids.length} given`);
-    await this.requireUploaded(userId, ids);
-    const [row] = await this.db
-      .insert(job)
-      .values({ id: newId("job"), userId, type: req.type, status: "queued", params, inputFileIds: ids, origin })
-      .returning();
-    return jobView(row, []);
-  }
-
-  private async requireUploaded(userId: string, ids: string[]) {
+    const count = admitCount(manifest, ids.length);
+    if (count) throw refusalError(count, "notFound");
     if (ids.length === 0 || ids.length > MAX_INPUTS) throw fail.validation(`fileIds must hold 1 to ${MAX_INPUTS} ids`);
-    await requireUploaded(this.db, userId, ids);
+    orThrow(await admitInputs(this.db, userId, ids), "notFound");
+    const [row] = await enqueueAll(this.db, [{ kind: "tool.run", userId, tool: { slug: req.type, params, inputFileIds: ids }, origin }]);
+    return jobView(row, []);
   }
 
   async get(userId: string, jobId: string): Promise<JobView> {
@@ -114,19 +103,12 @@ export class JobService {
       if (found.batchId) throw fail.invalidState(`The job is an item of batch ${found.batchId}: cancel the batch (POST /api/batch/${found.batchId}/cancel)`);
       const runId = runOf(found);
       if (runId) throw fail.invalidState(`The job is part of workflow run ${runId}: cancel the run (POST /api/workflows/runs/${runId}/cancel)`);
+      const mine = eq(job.id, found.id);
       if (found.status === "queued") {
-        const [cancelled] = await tx
-          .update(job)
-          .set({ status: "cancelled", errorCode: "CANCELLED", errorMessage: "The job was cancelled", finishedAt: new Date() })
-          .where(and(eq(job.id, found.id), eq(job.status, "queued")))
-          .returning();
+        const [cancelled] = await cancelQueued(tx, mine, "The job was cancelled");
         return { row: cancelled ?? found, stopping: false };
       }
-      const [marked] = await tx
-        .update(job)
-        .set({ cancelRequestedAt: sql`coalesce(${job.cancelRequestedAt}, now())` })
-        .where(and(eq(job.id, found.id), eq(job.status, "running")))
-        .returning();
+      const [marked] = await requestStop(tx, mine);
       return { row: marked ?? found, stopping: true };
     });
     if (stopping) this.onCancelled([row.id]);

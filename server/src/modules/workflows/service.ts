@@ -16,8 +16,8 @@ import type { ReadCache } from "../../db/read-cache";
 
 const RUN_DETAIL_TABLES = ["workflow_run", "workflow_step", "workflow_approval", "delivery"] as const;
 import { newId } from "../../lib/ids";
-import { debit } from "../account/credits";
-import { requireUploaded } from "../files/require";
+import { debit } from "../../credits/ledger";
+import { admitInputs, orThrow } from "../../tools/admission";
 import type { ConfigService } from "../config/service";
 import { lockRun, TERMINAL_RUN, type Engine, type RunRow } from "../../workflows/engine";
 import { expandGraph } from "../../workflows/expand";
@@ -264,7 +264,7 @@ export class WorkflowService {
   private async requireUploaded(userId: string, ids: string[]) {
     if (ids.length > MAX_RUN_FILES) throw fail.validation(`fileIds takes at most ${MAX_RUN_FILES} ids`);
     if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
-    await requireUploaded(this.db, userId, ids);
+    orThrow(await admitInputs(this.db, userId, ids), "notFound");
   }
 
   async ownedRun(userId: string, runId: string): Promise<RunRow> {

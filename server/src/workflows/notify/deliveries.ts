@@ -11,7 +11,7 @@ import type { Db, Tx } from "../../db/client";
 import { delivery, setting, user, workflow } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { enqueue } from "../../queue/enqueue";
-import { CONFIG_KEYS } from "../../modules/config/keys";
+import { CONFIG_KEYS } from "../../config/keys";
 import type { RunRow, TerminalHook } from "../engine";
 
 export type DeliveryRow = typeof delivery.$inferSelect;

@@ -11,7 +11,7 @@ import { delivery, type DeliveryAttempt } from "../../db/schema";
 import type { RetryRequest } from "../../queue/registry";
 import type { RetryPolicy } from "../../queue/kinds";
 import type { Logger } from "../../log";
-import type { ConfigService } from "../../modules/config/service";
+import type { Settings } from "../../config/keys";
 
 /** Ten attempts: with the default 30 s base, 30 s, 1, 2, 4, ... 32 min apart, about two hours in all. */
 export const NOTIFY_ATTEMPTS = 10;
@@ -24,7 +24,7 @@ export function notifyRetryPolicy(baseMs: number): RetryPolicy {
 
 export interface NotifyDeps {
   db: Db;
-  config: ConfigService;
+  config: Settings;
   log: Logger;
   /** NOTIFY_TIMEOUT_MS: one attempt's time limit (default 10 s). */
   timeoutMs: number;

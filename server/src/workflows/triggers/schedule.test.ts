@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { job } from "../../db/schema";
 import { clearQueue, log, openTestQueue, SETUP_TIMEOUT, type TestQueue } from "../../queue/queue.testkit";
 import { ConfigService } from "../../modules/config/service";
-import type { WorkflowService } from "../../modules/workflows/service";
+import type { WorkflowRuns } from "./start";
 import { DISPATCH_WINDOW_MS, dbNow, scheduleDispatch, scheduleDispatchHandler } from "./schedule";
 
 let q: TestQueue;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => q.close());
 
 const dispatches = () => q.db.select().from(job).where(eq(job.kind, "schedule.dispatch"));
-const handler = () => scheduleDispatchHandler({ db: q.db, config: new ConfigService(q.db), workflows: {} as WorkflowService, log });
+const handler = () => scheduleDispatchHandler({ db: q.db, config: new ConfigService(q.db), workflows: {} as WorkflowRuns, log });
 
 /** Runs the handler on `data` and records its success as the runner does (onSucceeded in a transaction). */
 async function runOnce(data: { from?: string }) {

@@ -22,16 +22,16 @@ import type { Logger } from "../../log";
 import { normalizeCron } from "./cron";
 import { dbNow, DISPATCH_WINDOW_MS, dispatchSchedules } from "./schedule";
 import { queueWatchFires } from "./watch";
-import type { ConfigService } from "../../modules/config/service";
-import type { WorkflowService } from "../../modules/workflows/service";
+import type { WorkflowRuns } from "./start";
+import type { Settings } from "../../config/keys";
 
 const MAX_AFFIX = 255;
 type TriggerRow = typeof workflowTrigger.$inferSelect;
 
 export interface TriggerServiceDeps {
   db: Db;
-  config: ConfigService;
-  workflows: WorkflowService;
+  config: Settings;
+  workflows: WorkflowRuns;
   log: Logger;
   /** AES-256-GCM key derived from the server secret (boot.ts): seals trigger secrets at rest. */
   secretKey: CryptoKey;
@@ -158,7 +158,7 @@ export class TriggerService {
     const match = timingSafeEqual(sha256(given), sha256(secret ?? randomBase62(40)));
     if (!match || !secret) throw invalid("The secret does not match this workflow's webhook trigger");
     const body = checkHookBody(value);
-    return this.d.workflows.run({ id: wf.userId }, wf.id, body.fileIds ?? [], "webhook");
+    return this.d.workflows.run({ id: wf.userId }, wf.id, body.fileIds ?? [], "webhook", null);
   }
 
   private async webhookTrigger(workflowId: string): Promise<TriggerRow | null> {

@@ -7,17 +7,26 @@
  */
 import { ServiceError } from "@vektor/shared/errors";
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { workflow, workflowTrigger, workflowTriggerFire } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import type { Logger } from "../../log";
-import type { ConfigService } from "../../modules/config/service";
-import type { WorkflowService } from "../../modules/workflows/service";
+import type { Settings } from "../../config/keys";
+
+/**
+ * What triggers need of the workflows service (modules/workflows implements it; the composition
+ * root passes it in): the owner check of a workflow, and starting a run of it, optionally with
+ * `inTx` run first in the run's transaction (a fire's row, so a fire starts at most one run).
+ */
+export interface WorkflowRuns {
+  owned(userId: string, workflowId: string): Promise<{ id: string; userId: string }>;
+  run(caller: { id: string }, workflowId: string, fileIds: string[], trigger: "webhook" | "schedule" | "watch", replayOf: null, inTx?: (tx: Tx, runId: string) => Promise<void>): Promise<{ runId: string; credits: number }>;
+}
 
 export interface TriggerJobDeps {
   db: Db;
-  config: ConfigService;
-  workflows: WorkflowService;
+  config: Settings;
+  workflows: WorkflowRuns;
   log: Logger;
 }
 

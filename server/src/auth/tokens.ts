@@ -4,10 +4,10 @@
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import type { Invalidations } from "../../db/invalidations";
-import { apiToken } from "../../db/schema";
-import { newId, randomBase62 } from "../../lib/ids";
+import type { Db } from "../db/client";
+import type { Invalidations } from "../db/invalidations";
+import { apiToken } from "../db/schema";
+import { newId, randomBase62 } from "../lib/ids";
 
 export const TOKEN_SCOPES = ["api", "mcp:write"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

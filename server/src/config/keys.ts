@@ -61,3 +61,11 @@ export type ConfigKeyName = keyof typeof CONFIG_KEYS;
 export type ConfigValues = { [K in ConfigKeyName]: (typeof CONFIG_KEYS)[K]["default"] extends boolean ? boolean : (typeof CONFIG_KEYS)[K]["default"] extends number ? number : (typeof CONFIG_KEYS)[K]["default"] extends string ? string : string[] };
 
 export const configKey = (name: string): ConfigKey | undefined => (CONFIG_KEYS as Record<string, ConfigKey>)[name];
+
+/**
+ * What code outside the config module reads of the admin configuration: one key at a time,
+ * typed. ConfigService (modules/config) is the implementation the composition root passes in.
+ */
+export interface Settings {
+  get<K extends ConfigKeyName>(key: K): Promise<ConfigValues[K]>;
+}

@@ -5,9 +5,9 @@
  */
 import { ServiceError } from "@vektor/shared/errors";
 import { and, desc, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { creditLedger, user } from "../../db/schema";
-import { newId } from "../../lib/ids";
+import type { Db } from "../db/client";
+import { creditLedger, user } from "../db/schema";
+import { newId } from "../lib/ids";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 

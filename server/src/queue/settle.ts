@@ -1,0 +1,51 @@
+/**
+ * Recording what became of a claimed job, for the runner's control kinds and for an executor
+ * that runs its kind itself (tools/tool-run.ts): only the claim that still owns the job (same
+ * attempt, still running) may record, in one transaction with what the outcome causes, so a job
+ * ends at most once and its consequences are written exactly once.
+ */
+import { and, eq, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { job } from "../db/schema";
+import { requeue } from "./control";
+import type { Failure } from "./registry";
+import type { JobRow } from "./kinds";
+
+/** Still running under this claim: a job taken over by another claim is not ours to settle. */
+export function owns(row: JobRow): SQL {
+  return and(eq(job.id, row.id), eq(job.status, "running"), eq(job.attempts, row.attempts))!;
+}
+
+/** The columns an ending writes (the runner clears the lease and sets finishedAt). */
+export type Ending = Pick<typeof job.$inferInsert, "status" | "progress" | "errorCode" | "errorMessage" | "outputFileIds">;
+
+/**
+ * Ends the job as `ending` says if this claim still owns it, and then, in the same transaction,
+ * runs `then` (the kind's completion hook, an executor's own writes). Answers whether it owned it.
+ */
+export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => Promise<void>): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const done = await tx
+      .update(job)
+      .set({ ...ending, finishedAt: new Date(), leaseUntil: null })
+      .where(owns(row))
+      .returning({ id: job.id });
+    if (!done.length) return false;
+    await then?.(tx);
+    return true;
+  });
+}
+
+/** Back in the queue after a failed attempt, not before `delayMs` from now: the back-off survives a restart. */
+export async function retryLater(db: Db, row: JobRow, f: Failure, delayMs: number): Promise<void> {
+  await requeue(db, owns(row), { error: f, delayMs });
+}
+
+/** A running job's progress in percent (best effort: a lost write is only a coarser bar). */
+export function reportProgress(db: Db, row: JobRow, pct: number): void {
+  void db
+    .update(job)
+    .set({ progress: pct })
+    .where(and(eq(job.id, row.id), eq(job.status, "running")))
+    .catch(() => {});
+}

@@ -1,0 +1,131 @@
+/**
+ * The tool.run kind's executor: the runner claims a tool job in a tool lane and hands it here.
+ * It reads the inputs, runs the tool on the worker pool (abortable by a cancel, with progress),
+ * stores the outputs and records them with the job's success in one transaction with the kind's
+ * onSettled hook (a workflow step's successors start there). Objects written for an outcome that
+ * could not be recorded are deleted, so nothing is orphaned.
+ */
+import { candidateFormats } from "@vektor/shared/formats";
+import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+import { getTool } from "@vektor/wasm-tools";
+import { inArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { file } from "../db/schema";
+import { newId } from "../lib/ids";
+import { backoffMs, type JobRow } from "../queue/kinds";
+import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
+import { reportProgress, retryLater, settle } from "../queue/settle";
+import type { ObjectStore } from "../storage/types";
+import type { WorkerPool } from "./pool";
+
+export interface ToolRunOptions {
+  /** Longest run of one tool (a tool's own manifest limit can only be lower). */
+  timeoutMs: number;
+  /** Largest input file a server-side tool reads. */
+  maxInputBytes: number;
+}
+
+/** Back-off of a tool job whose outcome could not be recorded. */
+const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
+
+type Failed = Extract<ToolOutcome, { ok: false }>;
+
+export class ToolRun implements KindExecutor {
+  constructor(
+    private readonly db: Db,
+    private readonly store: ObjectStore,
+    private readonly pool: WorkerPool,
+    /** The kind's registered hook: its attempts and what is done where an outcome is recorded. */
+    private readonly hook: ToolRunHandler,
+    private readonly opts: ToolRunOptions,
+  ) {}
+
+  async run(row: JobRow, signal: AbortSignal): Promise<void> {
+    const maxAttempts = this.hook.maxAttempts;
+    if (row.attempts > maxAttempts) {
+      return this.fail(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
+    }
+    if (row.cancelRequestedAt) return this.fail(row, cancelledOutcome());
+    const inputs = await this.loadInputs(row);
+    if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
+    let lastProgress = 0;
+    const outcome = await this.pool.run({
+      id: `${row.id}:${row.attempts}`,
+      slug: row.type,
+      inputs,
+      params: row.params,
+      signal,
+      timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
+      onProgress: (fraction) => {
+        // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
+        if (fraction >= 1) return;
+        const pct = Math.floor(fraction * 100);
+        if (pct - lastProgress < 5) return;
+        lastProgress = pct;
+        reportProgress(this.db, row, pct);
+      },
+    });
+    if (!outcome.ok) return this.fail(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
+    if (outcome.outputs.length === 0) return this.fail(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
+    await this.succeed(row, outcome.outputs);
+  }
+
+  /**
+   * Recording the outcome failed (a database error, a deadlock, a hook that threw): the job goes
+   * back in the queue with back-off and runs again, up to the kind's attempts, so a passing fault
+   * does not fail a user's job or a workflow step.
+   */
+  async trouble(row: JobRow): Promise<void> {
+    const failure = { code: "TOOL_FAILED", message: "The server could not finish this job" };
+    if (row.attempts < this.hook.maxAttempts) return retryLater(this.db, row, failure, backoffMs(TOOL_RETRY, row.attempts));
+    return this.fail(row, { ok: false, error: failure, cancelled: false });
+  }
+
+  private async loadInputs(row: JobRow): Promise<ToolInput[] | Failure> {
+    const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
+    const inputs: ToolInput[] = [];
+    for (const id of row.inputFileIds) {
+      const f = byId.get(id);
+      if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
+      if (f.size > limit) return { code: "INPUT_TOO_LARGE", message: `Input "${f.filename}" is ${f.size} bytes; server-side tools take at most ${limit} bytes` };
+      const bytes = await new Response(await this.store.get(f.storageKey)).bytes();
+      inputs.push({ name: f.filename, bytes, mime: f.mime });
+    }
+    return inputs;
+  }
+
+  private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
+    const userId = row.userId!;
+    const stored: (typeof file.$inferInsert & { storageKey: string; id: string })[] = [];
+    let owned = false;
+    try {
+      for (const out of outputs) {
+        const id = newId("f");
+        const key = `u/${userId}/${id}`;
+        const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
+        const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
+        stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
+      }
+      const outputFileIds = stored.map((s) => s.id);
+      owned = await settle(this.db, row, { status: "succeeded", progress: 100, outputFileIds }, async (tx) => {
+        await tx.insert(file).values(stored);
+        await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
+        await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
+      });
+    } finally {
+      // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
+      // transaction rolled back): no file row points at these objects, so nothing else would delete them.
+      if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
+    }
+  }
+
+  private async fail(row: JobRow, outcome: Failed): Promise<void> {
+    await settle(this.db, row, { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message }, (tx) => this.hook.onSettled(tx, row, outcome));
+  }
+}
+
+function cancelledOutcome(): Failed {
+  return { ok: false, error: { code: "CANCELLED", message: "The job was cancelled" }, cancelled: true };
+}
