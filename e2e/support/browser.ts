@@ -19,10 +19,10 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
-/** A headless Chromium, or a clear error when it is not installed. */
-export async function launchChromium(): Promise<Browser> {
+/** A headless Chromium, or a clear error when it is not installed; `extraArgs` after the usual flags. */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (npm test does) or set CHROMIUM_PATH`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** Prints the page's uncaught errors in the test output (they explain a failed wait); returns the page. */

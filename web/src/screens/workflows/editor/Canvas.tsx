@@ -13,6 +13,7 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  type Connection,
   type Edge,
   type EdgeChange,
   type FinalConnectionState,
@@ -21,9 +22,15 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "./editor.css";
-import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useState, type DragEvent } from "react";
 import type { EditorGraph, EditorNode } from "../../../workflows/model";
 import { NODE_TYPES, type StepData, type StepFlowNode } from "./StepNode";
+
+/** Props React Flow compares by identity: module constants, so a drag frame changes none of them. */
+const DELETE_KEYS = ["Delete", "Backspace"];
+const FIT_VIEW = { maxZoom: 1.2 };
+const EDGE_OPTIONS = { interactionWidth: 16 };
+const minimapClass = (n: { data: unknown }) => `minimap-${(n.data as StepData).category}`;
 
 /** The drag-and-drop type a palette entry carries (its node type). */
 export const PALETTE_MIME = "application/x-vektor-step";
@@ -67,7 +74,6 @@ export function Canvas(props: CanvasProps) {
   const [nodes, setNodes] = useState<StepFlowNode[]>(() => syncNodes([], graph, decorate, selected));
   const [edges, setEdges] = useState<Edge[]>(() => syncEdges([], graph));
   const flow = useReactFlow();
-  const wrapper = useRef<HTMLDivElement>(null);
 
   useEffect(() => setNodes((prev) => syncNodes(prev, graph, decorate, selected)), [graph, decorate, selected]);
   useEffect(() => setEdges((prev) => syncEdges(prev, graph)), [graph]);
@@ -97,21 +103,29 @@ export function Canvas(props: CanvasProps) {
     [onConnect],
   );
 
-  const onDragOver = (e: DragEvent) => {
+  // Every handler React Flow receives keeps its identity: a new one would re-render every node wrapper per frame.
+  const isValidConnection = useCallback((c: Edge | Connection) => allowed(c.source, c.target), [allowed]);
+  const onConnectEdge = useCallback((c: Connection) => onConnect(c.source, c.target), [onConnect]);
+  const onDeleteElements = useCallback(({ nodes: n, edges: e }: { nodes: StepFlowNode[]; edges: Edge[] }) => onDelete(n.map((x) => x.id), e.map((x) => x.id)), [onDelete]);
+  const onNodeDoubleClick = useCallback((_: unknown, n: StepFlowNode) => onOpenSettings(n.id), [onOpenSettings]);
+  const onDragOver = useCallback((e: DragEvent) => {
     if (!e.dataTransfer.types.includes(PALETTE_MIME)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = "copy";
-  };
-  const onDrop = (e: DragEvent) => {
-    const type = e.dataTransfer.getData(PALETTE_MIME);
-    if (!type) return;
-    e.preventDefault();
-    const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-    onDropStep(type, { x: Math.round(p.x), y: Math.round(p.y) });
-  };
+  }, []);
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const type = e.dataTransfer.getData(PALETTE_MIME);
+      if (!type) return;
+      e.preventDefault();
+      const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      onDropStep(type, { x: Math.round(p.x), y: Math.round(p.y) });
+    },
+    [flow, onDropStep],
+  );
 
   return (
-    <div className="canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
+    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StepFlowNode, Edge>
         nodes={nodes}
         edges={edges}
@@ -119,22 +133,22 @@ export function Canvas(props: CanvasProps) {
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onSelectionChange={onSelectionChange}
-        isValidConnection={(c) => allowed(c.source, c.target)}
-        onConnect={(c) => onConnect(c.source, c.target)}
+        isValidConnection={isValidConnection}
+        onConnect={onConnectEdge}
         onConnectEnd={onConnectEnd}
         onClickConnectEnd={onConnectEnd}
-        onDelete={({ nodes: n, edges: e }) => onDelete(n.map((x) => x.id), e.map((x) => x.id))}
-        onNodeDoubleClick={(_, n) => onOpenSettings(n.id)}
+        onDelete={onDeleteElements}
+        onNodeDoubleClick={onNodeDoubleClick}
         onlyRenderVisibleElements={graph.nodes.length > 150}
-        deleteKeyCode={["Delete", "Backspace"]}
+        deleteKeyCode={DELETE_KEYS}
         fitView
-        fitViewOptions={{ maxZoom: 1.2 }}
+        fitViewOptions={FIT_VIEW}
         minZoom={0.1}
-        defaultEdgeOptions={{ interactionWidth: 16 }}
+        defaultEdgeOptions={EDGE_OPTIONS}
       >
         <Background gap={20} />
         <Controls showInteractive={false} />
-        <MiniMap pannable zoomable ariaLabel="Overview of the whole graph" nodeClassName={(n) => `minimap-${(n.data as StepData).category}`} />
+        <MiniMap pannable zoomable ariaLabel="Overview of the whole graph" nodeClassName={minimapClass} />
       </ReactFlow>
     </div>
   );
