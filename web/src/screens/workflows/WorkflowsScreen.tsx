@@ -155,7 +155,7 @@ function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
             ) : null}
           </select>
           <small id={`${id}-template-hint`} className="hint">
-            {chosen ? chosen.description || "Your template." : "Starts with one step: the uploaded files a run is given."}
+            {chosen ? chosen.description || "Your template." : templates.isPending ? "Loading the templates…" : "Blank starts with one step: the uploaded files a run is given."}
           </small>
         </div>
         <ErrorText error={templates.error ?? create.error} />

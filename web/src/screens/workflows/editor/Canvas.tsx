@@ -22,7 +22,7 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "./editor.css";
-import { useCallback, useEffect, useState, type DragEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type DragEvent } from "react";
 import type { EditorGraph, EditorNode } from "../../../workflows/model";
 import { NODE_TYPES, type StepData, type StepFlowNode } from "./StepNode";
 
@@ -76,6 +76,19 @@ export function Canvas(props: CanvasProps) {
   const flow = useReactFlow();
 
   useEffect(() => setNodes((prev) => syncNodes(prev, graph, decorate, selected)), [graph, decorate, selected]);
+
+  // A new width (a phone turned, the layout's breakpoint crossed) shows the whole graph again.
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let width = wrapper.current?.clientWidth ?? 0;
+    const watch = new ResizeObserver(([entry]) => {
+      const now = Math.round(entry!.contentRect.width);
+      if (width && now && Math.abs(now - width) > 40) void flow.fitView(FIT_VIEW);
+      width = now;
+    });
+    if (wrapper.current) watch.observe(wrapper.current);
+    return () => watch.disconnect();
+  }, [flow]);
   useEffect(() => setEdges((prev) => syncEdges(prev, graph)), [graph]);
 
   const onNodesChange = useCallback(
@@ -125,7 +138,7 @@ export function Canvas(props: CanvasProps) {
   );
 
   return (
-    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop}>
+    <div className="canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<StepFlowNode, Edge>
         nodes={nodes}
         edges={edges}
