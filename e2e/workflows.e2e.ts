@@ -238,6 +238,10 @@ describe("workflow studio", () => {
   test("Versions: compare the two, then restore the first", async () => {
     await page.getByRole("button", { name: "Versions", exact: true }).click();
     const panel = page.getByRole("region", { name: "Versions" });
+    await panel.getByRole("button", { name: "View version 1" }).click();
+    const view = panel.getByRole("region", { name: /^Version 1 \(read-only\)/ });
+    await view.getByText("Connections: Uploaded files → Compress PDF; Compress PDF → ZIP").waitFor({ timeout: 30_000 });
+    expect(await view.getByRole("listitem").count()).toBe(3);
     await panel.getByRole("checkbox", { name: /^Version 1,/ }).check();
     await panel.getByRole("checkbox", { name: /^Version 2,/ }).check();
     await panel.getByRole("button", { name: "Compare selected" }).click();
@@ -278,6 +282,10 @@ describe("workflow studio", () => {
     expect(answer.ok).toBe(true);
     const runs = await api.workflows.runs(workflowId);
     expect(runs.items.map((r) => [r.runId, r.trigger])).toEqual([[answer.data!.runId, "webhook"]]);
+    // Rotate: a new secret, shown once, in the example too.
+    await panel.getByRole("button", { name: "Rotate secret" }).click();
+    await waitFor("a new secret", () => panel.getByRole("textbox", { name: "Webhook secret" }).inputValue(), (v) => v !== secret && v.startsWith("whs_"));
+    expect(await panel.getByRole("textbox", { name: "Example call (curl and openssl)" }).inputValue()).toContain(await panel.getByRole("textbox", { name: "Webhook secret" }).inputValue());
 
     const cron = panel.getByRole("textbox", { name: "Cron" });
     await cron.fill("*/15 * * * *");
