@@ -143,7 +143,7 @@ describe("workflow studio", () => {
     await stepItem("ZIP").getByRole("button", { name: "Connect", exact: true }).click();
     await page.getByRole("listbox", { name: "Connect to" }).getByRole("option", { name: "Rename", exact: true }).click();
     await waitFor("three edges", () => edges().count(), (n) => n === 3);
-    await stepItem("Rename").getByText("From ZIP.").waitFor();
+    await stepItem("Rename").getByText("Gets files from step 3.").waitFor();
 
     await stepItem("Rename").getByRole("button", { name: "Settings", exact: true }).click();
     const settings = page.getByRole("region", { name: "Settings of Rename" });
@@ -153,7 +153,7 @@ describe("workflow studio", () => {
   }, 120_000);
 
   test("add a step through the canvas: drop from the palette, connect by dragging from handle to handle", async () => {
-    await page.getByRole("button", { name: "Close settings" }).click();
+    await page.getByRole("button", { name: "Close panel" }).click();
     const palette = page.getByRole("region", { name: "Palette" });
     await palette.getByRole("button", { name: "Download", exact: true }).dragTo(page.locator(".react-flow__pane"), { targetPosition: { x: 120, y: 60 } });
     await waitFor("five steps", () => steps().count(), (n) => n === 5);
@@ -164,7 +164,7 @@ describe("workflow studio", () => {
     await page.waitForTimeout(400);
     await dragEdge(handle("rename", "source"), handle("download", "target"));
     await waitFor("four edges", () => edges().count(), (n) => n === 4);
-    await stepItem("Download").getByText("From Rename.").waitFor();
+    await stepItem("Download").getByText("Gets files from step 4.").waitFor();
     expect(await status().textContent()).toBe("Connected Rename to Download");
     await page.getByText("No problems").waitFor({ timeout: 30_000 });
     await shoot("workflow-editor");
@@ -440,7 +440,7 @@ describe("workflow studio", () => {
     const options = await page.getByRole("listbox", { name: "Connect to" }).getByRole("option").allTextContents();
     for (let i = 0; i < options.findIndex((o) => o.startsWith("Download")); i++) await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
-    await stepItem("Download").getByText("From ZIP.").waitFor();
+    await stepItem("Download").getByText("Gets files from step 3.").waitFor();
     // The canvas draws the edge once the new step is measured.
     await waitFor("three edges", () => edges().count(), (n) => n === 3);
     const focused = await page.evaluate(() => document.activeElement?.textContent);

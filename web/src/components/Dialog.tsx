@@ -25,7 +25,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     <dialog ref={ref} className={wide ? "dialog dialog-wide" : "dialog"} aria-labelledby={titleId}>
       <div className="dialog-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="secondary" aria-label={`Close ${title}`} onClick={onClose}>
+        <button type="button" className="secondary" onClick={onClose}>
           Close
         </button>
       </div>

@@ -8,10 +8,9 @@
 import type { Workflow } from "@vektor/shared/schemas/workflow";
 import { useParams } from "@tanstack/react-router";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../../api/client";
-import { useAllWorkflows, useCatalog, useCreateTemplate, useSaveWorkflow, useValidation, useWorkflow, useWorkflowSettings } from "../../../api/workflows";
-import { Dialog } from "../../../components/Dialog";
+import { useAllWorkflows, useCatalog, useSaveWorkflow, useValidation, useWorkflow, useWorkflowSettings } from "../../../api/workflows";
 import { plural } from "../../../components/format";
 import { ErrorText, SignedIn } from "../../../components/Guard";
 import {
@@ -39,13 +38,16 @@ import {
 import { Canvas } from "./Canvas";
 import { Outline } from "./Outline";
 import { Palette } from "./Palette";
+import { ProblemList } from "./ProblemList";
 import { RunDialog } from "./RunDialog";
 import { draftOf, isDraftChanged, readRunOptions, runOptionsJson, templateOptionsJson, type RunOptionsDraft } from "./run-options";
 import { SettingsPanel } from "./SettingsPanel";
 import type { StepData } from "./StepNode";
 import { StepSettings } from "./StepSettings";
+import { TemplateDialog } from "./TemplateDialog";
 import { paramsSummary } from "./summary";
 import { TriggersPanel } from "./TriggersPanel";
+import { useEditorKeys } from "./use-editor-keys";
 import { useGraphHistory } from "./use-graph-history";
 import { VersionsPanel } from "./VersionsPanel";
 
@@ -84,8 +86,6 @@ function useDebounced<T>(value: T, ms: number): T {
   }, [value, ms]);
   return settled;
 }
-
-const isTextField = (el: EventTarget | null) => el instanceof HTMLElement && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
 
 function readGraph(graphJson: string): { graph: EditorGraph; problem: string | null } {
   try {
@@ -231,15 +231,19 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
     tell("Tidied");
   };
 
-  const copySteps = useCallback(() => {
-    const ids = [...selected];
-    if (!ids.length) return refuse("Select steps first (on the canvas, or Show on canvas in the outline).");
-    const text = copyNodes(history.latest(), ids);
+  /** The selected steps as workflow JSON, kept for Paste steps too; null when none is selected. */
+  const copyText = useCallback(() => {
+    if (!selected.size) return null;
+    const text = copyNodes(history.latest(), [...selected]);
     clipboard.current = text;
-    void navigator.clipboard?.writeText(text).catch(() => undefined);
-    tell(`Copied ${plural(ids.length, "step")}`);
+    tell(`Copied ${plural(selected.size, "step")}`);
     return text;
-  }, [selected, history, refuse, tell]);
+  }, [selected, history, tell]);
+  const copySteps = () => {
+    const text = copyText();
+    if (text === null) return refuse("Select steps first (on the canvas, or Show on canvas in the outline).");
+    void navigator.clipboard?.writeText(text).catch(() => undefined);
+  };
   const pasteText = useCallback(
     (text: string) => {
       const r = pasteNodes(history.latest(), text);
@@ -308,42 +312,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
   };
 
   // ---- keyboard: undo/redo, copy/paste of steps (never inside a text field) ----
-  useEffect(() => {
-    // Focus on the page itself (body, or main after a click on the canvas's background) counts as in the editor.
-    const inEditor = () => {
-      const active = document.activeElement;
-      return !active || active === document.body || active.tagName === "MAIN" || Boolean(root.current?.contains(active));
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || isTextField(e.target) || !inEditor()) return;
-      const key = e.key.toLowerCase();
-      if (key === "z" && !e.shiftKey) (e.preventDefault(), undo());
-      else if ((key === "z" && e.shiftKey) || key === "y") (e.preventDefault(), redo());
-    };
-    const onCopy = (e: ClipboardEvent) => {
-      if (isTextField(e.target) || !inEditor() || window.getSelection()?.toString() || !selected.size) return;
-      const text = copyNodes(history.latest(), [...selected]);
-      clipboard.current = text;
-      e.clipboardData?.setData("text/plain", text);
-      e.preventDefault();
-      tell(`Copied ${plural(selected.size, "step")}`);
-    };
-    const onPaste = (e: ClipboardEvent) => {
-      if (isTextField(e.target) || !inEditor()) return;
-      const text = e.clipboardData?.getData("text/plain");
-      if (!text) return;
-      e.preventDefault();
-      pasteText(text);
-    };
-    window.addEventListener("keydown", onKey);
-    document.addEventListener("copy", onCopy);
-    document.addEventListener("paste", onPaste);
-    return () => {
-      window.removeEventListener("keydown", onKey);
-      document.removeEventListener("copy", onCopy);
-      document.removeEventListener("paste", onPaste);
-    };
-  }, [undo, redo, selected, history, pasteText, tell]);
+  useEditorKeys(root, { undo, redo, copy: copyText, paste: pasteText });
 
   // Unsaved changes are not lost to a closed tab without a question.
   useEffect(() => {
@@ -402,7 +371,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
         <details className="more-actions">
           <summary>More actions</summary>
           <div className="more-actions-list">
-            <button type="button" className="secondary" onClick={() => void copySteps()} disabled={selected.size === 0}>
+            <button type="button" className="secondary" onClick={copySteps} disabled={selected.size === 0}>
               Copy steps
             </button>
             <button type="button" className="secondary" onClick={() => void pasteSteps()}>
@@ -450,27 +419,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
             onSettings={openSettings}
             onShow={showNode}
           />
-          <section className="problems" aria-labelledby="problems-title">
-            <h2 id="problems-title">Problems</h2>
-            {issues.length === 0 ? (
-              <p>{checking && !v ? "Checking…" : "No problems"}</p>
-            ) : (
-              <ul aria-labelledby="problems-title">
-                {issues.map((issue, i) => (
-                  <li key={i}>
-                    {issue.nodeId && nodeById.has(issue.nodeId) ? (
-                      <button type="button" className="link-button problem" onClick={() => (openSettings(issue.nodeId!), showNode(issue.nodeId!))}>
-                        {labelOf(issue.nodeId)}: {issue.message}
-                      </button>
-                    ) : (
-                      <span className="problem">{issue.message}</span>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <ErrorText error={validation.error} />
-          </section>
+          <ProblemList issues={issues} checking={checking && !v} error={validation.error} labelOf={labelOf} known={(id) => nodeById.has(id)} onPick={(id) => (openSettings(id), showNode(id))} />
         </div>
         <section className="editor-canvas" aria-label="Canvas">
           <Canvas
@@ -514,40 +463,5 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
       {dialog === "run" ? <RunDialog workflowId={workflow.id} versionId={saved.versionId} name={name} dirty={dirty} settings={settings} onClose={() => setDialog(null)} /> : null}
       {dialog === "template" ? <TemplateDialog name={name} graphJson={graphJson} paramsJson={templateOptionsJson(options, draft)} onClose={() => setDialog(null)} onDone={(t) => (setDialog(null), tell(`Template ${t} created`))} /> : null}
     </div>
-  );
-}
-
-/** Save as personal template: the current graph and run options (never the notify secret). */
-function TemplateDialog({ name, graphJson, paramsJson, onClose, onDone }: { name: string; graphJson: string; paramsJson: string | undefined; onClose: () => void; onDone: (name: string) => void }) {
-  const create = useCreateTemplate();
-  const [title, setTitle] = useState(name);
-  const [description, setDescription] = useState("");
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate({ name: title, description, graphJson, ...(paramsJson ? { paramsJson } : {}) }, { onSuccess: (t) => onDone(t.name) });
-  };
-  return (
-    <Dialog title="Make a personal template" onClose={onClose}>
-      <form onSubmit={submit}>
-        <p className="hint">It appears under Your templates in New workflow. The notify secret is not copied.</p>
-        <div className="field">
-          <label htmlFor="template-name">Template name</label>
-          <input id="template-name" required maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} autoFocus />
-        </div>
-        <div className="field">
-          <label htmlFor="template-description">Description</label>
-          <textarea id="template-description" maxLength={2000} rows={3} value={description} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <ErrorText error={create.error} />
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            Create template
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
   );
 }

@@ -41,6 +41,9 @@ export function Outline(props: Props) {
   // Read by the items' handlers when they run, so an item re-renders only when what it shows changes.
   const latest = useRef(props);
   latest.current = props;
+  // Steps are numbered; an item names the steps it is connected to by number, so its text holds
+  // no other step's title (a search for a title finds that step's item only).
+  const numberOf = useMemo(() => new Map(graph.nodes.map((n, i) => [n.id, i + 1])), [graph.nodes]);
   const edgesBy = useMemo(() => {
     const from = new Map<string, string[]>();
     const to = new Map<string, { id: string; target: string }[]>();
@@ -72,7 +75,12 @@ export function Outline(props: Props) {
         const others = g.nodes.filter((n) => n.id !== id);
         const counts = new Map<string, number>();
         for (const n of others) counts.set(title(n.id), (counts.get(title(n.id)) ?? 0) + 1);
-        return others.map((n) => ({ id: n.id, label: counts.get(title(n.id))! > 1 ? `${title(n.id)} (${n.id})` : title(n.id), hint: summary(n.id) || undefined }));
+        const number = new Map(g.nodes.map((n, i) => [n.id, i + 1]));
+        return others.map((n) => ({
+          id: n.id,
+          label: counts.get(title(n.id))! > 1 ? `${title(n.id)} (${n.id})` : title(n.id),
+          hint: [`step ${number.get(n.id)}`, summary(n.id)].filter(Boolean).join(", "),
+        }));
       },
     }),
     [headingId],
@@ -92,8 +100,8 @@ export function Outline(props: Props) {
               index={i}
               title={titleOf(n.id)}
               summary={summaryOf(n.id)}
-              fromText={(edgesBy.from.get(n.id) ?? []).map(titleOf).join(", ")}
-              outKey={out.map((e) => `${e.id}\n${titleOf(e.target)}`).join("\n\n")}
+              fromText={numbered(edgesBy.from.get(n.id) ?? [], numberOf)}
+              outKey={out.map((e) => `${e.id}\n${numberOf.get(e.target) ?? "?"}`).join("\n\n")}
               issues={(problems.get(n.id) ?? []).join(" ")}
               selected={selected.has(n.id)}
               actions={actions}
@@ -105,6 +113,14 @@ export function Outline(props: Props) {
     </section>
   );
 }
+
+/** `step 2`, `steps 2 and 5`, `steps 1, 2 and 5`; "" for none. */
+function stepNumbers(n: string[]): string {
+  if (n.length <= 1) return n.length ? `step ${n[0]}` : "";
+  return `steps ${n.slice(0, -1).join(", ")} and ${n.at(-1)}`;
+}
+
+const numbered = (ids: string[], numberOf: ReadonlyMap<string, number>) => stepNumbers(ids.map((id) => String(numberOf.get(id) ?? "?")));
 
 interface ItemActions {
   settings: (id: string) => void;
@@ -120,9 +136,9 @@ interface ItemProps {
   index: number;
   title: string;
   summary: string;
-  /** The titles of the steps leading into this one, joined. */
+  /** The steps leading into this one, by number ("steps 1 and 3"). */
   fromText: string;
-  /** Its outgoing edges as "edge id \n target title" pairs joined by a blank line (a string, so memo compares it). */
+  /** Its outgoing edges as "edge id \n target's number" pairs joined by a blank line (a string, so memo compares it). */
   outKey: string;
   issues: string;
   selected: boolean;
@@ -148,12 +164,12 @@ const StepItem = memo(function StepItem({ id, index, title, summary, fromText, o
   return (
     <li className={selected ? "step-item selected" : "step-item"}>
       <div className="step-item-head">
-        <strong>{title}</strong> <span className="hint">({id})</span>
+        <span className="step-number">{index + 1}.</span> <strong>{title}</strong> <span className="hint">({id})</span>
       </div>
       {summary ? <div className="hint">{summary}</div> : null}
       <div className="hint">
-        {fromText ? `From ${fromText}. ` : ""}
-        {out.length ? `To ${out.map(([, t]) => t).join(", ")}.` : ""}
+        {fromText ? `Gets files from ${fromText}. ` : ""}
+        {out.length ? `Sends files to ${stepNumbers(out.map(([, n]) => n))}.` : ""}
       </div>
       {issues ? <p className="error step-item-problem">{issues}</p> : null}
       <div className="row-actions">
@@ -174,14 +190,14 @@ const StepItem = memo(function StepItem({ id, index, title, summary, fromText, o
         <div className="row-actions">
           {out.map(([edgeId, t]) => (
             <button key={edgeId} type="button" className="link-button" onClick={() => actions.disconnect(edgeId)}>
-              Disconnect from {t}
+              Stop sending to step {t}
             </button>
           ))}
         </div>
       ) : null}
       {connecting ? (
         <div className="popover">
-          <p className="hint">Send the files of {title} to:</p>
+          <p className="hint">Send the files of step {index + 1} to:</p>
           <OptionList
             ref={list}
             label="Connect to"

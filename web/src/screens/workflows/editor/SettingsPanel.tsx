@@ -31,7 +31,7 @@ export function SettingsPanel({ name, onName, options, draft, onDraft, settings,
           Workflow settings
         </h2>
         <button type="button" className="secondary small" onClick={onClose}>
-          Close workflow settings
+          Close panel
         </button>
       </div>
       <p className="hint">Changes here are kept with the next Save.</p>

@@ -57,7 +57,7 @@ export function StepSettings({ node, entry, title, problems, workflows, selfId, 
           Settings of {title}
         </h2>
         <button type="button" className="secondary small" onClick={onClose}>
-          Close settings
+          Close panel
         </button>
       </div>
       <p className="hint">

@@ -46,7 +46,7 @@ export function TriggersPanel({ workflowId, settings, onClose, onMessage }: Prop
           Triggers
         </h2>
         <button type="button" className="secondary small" onClick={onClose}>
-          Close triggers
+          Close panel
         </button>
       </div>
       <p className="hint">Run starts this workflow by hand; triggers start it by themselves, charged like a run.</p>

@@ -50,7 +50,7 @@ export function VersionsPanel({ workflowId, catalog, onRestored, onClose }: Prop
           Versions
         </h2>
         <button type="button" className="secondary small" onClick={onClose}>
-          Close versions
+          Close panel
         </button>
       </div>
       <p className="hint">Each save is a version. Tick two to compare them.</p>
