@@ -114,7 +114,9 @@ describe("workflow studio", () => {
     await page.getByRole("row").filter({ hasText: "Helper" }).getByText("never run").waitFor({ timeout: 30_000 });
     await page.getByRole("button", { name: "New workflow" }).click();
     const dialog = page.getByRole("dialog", { name: "New workflow" });
-    await dialog.getByRole("textbox", { name: "Name" }).fill("Drawings");
+    // The dialog takes focus to its first field.
+    expect(await dialog.getByRole("textbox", { name: "Name" }).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type("Drawings");
     const template = dialog.getByRole("combobox", { name: "Template" });
     const options = await template.locator("option").allTextContents();
     expect(options).toContain("Blank");

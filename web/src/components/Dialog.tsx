@@ -1,6 +1,7 @@
 /**
- * A modal dialog on the browser's own `<dialog>` (showModal): focus moves into it and stays
- * there, Escape closes it, and focus returns to what opened it. Mounted = open.
+ * A modal dialog on the browser's own `<dialog>` (showModal): focus moves into it (to the
+ * element marked `data-autofocus`, else its first field) and stays there, Escape closes it, and
+ * focus returns to what opened it. Mounted = open.
  */
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
@@ -13,6 +14,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     const dialog = ref.current!;
     const opener = document.activeElement as HTMLElement | null;
     if (!dialog.open) dialog.showModal();
+    dialog.querySelector<HTMLElement>("[data-autofocus], input, select, textarea")?.focus();
     const cancel = (e: Event) => (e.preventDefault(), close.current());
     dialog.addEventListener("cancel", cancel);
     return () => {

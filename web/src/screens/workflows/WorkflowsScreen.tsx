@@ -129,7 +129,7 @@ function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+          <input id={`${id}-name`} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} data-autofocus />
         </div>
         <div className="field">
           <label htmlFor={`${id}-template`}>Template</label>
@@ -182,7 +182,7 @@ function DeleteDialog({ workflow, onClose }: { workflow: Workflow; onClose: () =
         <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate(workflow.id, { onSuccess: onClose })}>
           Delete workflow
         </button>
-        <button type="button" className="secondary" onClick={onClose} autoFocus>
+        <button type="button" className="secondary" onClick={onClose} data-autofocus>
           Cancel
         </button>
       </div>

@@ -18,7 +18,7 @@ export function TemplateDialog({ name, graphJson, paramsJson, onClose, onDone }:
         <p className="hint">It appears under Your templates in New workflow. The notify secret is not copied.</p>
         <div className="field">
           <label htmlFor="template-name">Template name</label>
-          <input id="template-name" required maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} autoFocus />
+          <input id="template-name" required maxLength={200} value={title} onChange={(e) => setTitle(e.target.value)} data-autofocus />
         </div>
         <div className="field">
           <label htmlFor="template-description">Description</label>
