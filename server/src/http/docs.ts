@@ -6,6 +6,8 @@
 import { ERROR_CATALOG, type ErrorCode } from "@vektor/shared/errors";
 import { ErrorEnvelope, Ok } from "@vektor/shared/schemas/envelope";
 import type { TSchema } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import type { CallerResolver } from "../auth/caller";
 
 /** Where docJson leaves a route's body schema for the OpenAPI document (see http/openapi.ts). */
 export const JSON_BODY_KEY = "x-json-body";
@@ -74,22 +76,40 @@ function describe(d: RouteDoc) {
   return { detail, response };
 }
 
-type Guard = { transform: (ctx: { request: Request }) => Promise<void> };
+/** The routes a signed-in caller may call, and who: the `auth` macro's argument. */
+export type SignedIn = Exclude<AuthKind, "public" | "signed">;
+type AuthOption<A extends AuthKind> = A extends SignedIn ? { auth: A } : Record<never, never>;
+
+/**
+ * The caller of a route, declared once: `doc({ auth })` names who may call, feeds the route's
+ * OpenAPI `security`, and sets the `auth` macro, which authenticates in the transform phase
+ * (before body validation, so an anonymous caller always gets 401) and hands the handler its
+ * `caller`. A module `.use()`s it before its routes.
+ */
+export function authMacro(callers: Pick<CallerResolver, "require">) {
+  return new Elysia().macro({
+    auth: (kind: SignedIn) => ({
+      transform: async ({ request }: { request: Request }) => {
+        await callers.require(request, kind);
+      },
+      resolve: async ({ request }: { request: Request }) => ({ caller: await callers.require(request, kind) }),
+    }),
+  });
+}
 
 /**
  * The route-option builders of a module: `doc(d)` for routes without a body, `docJson(body, d)`
- * for JSON bodies (capped parser). Both add the authentication guard `d.auth` names, which runs
- * before validation so an anonymous caller always gets 401.
+ * for JSON bodies (capped parser). Both carry `d.auth` to the `auth` macro (see authMacro).
  */
-export function routeDocs(callers: { guard(kind: "api" | "session" | "admin"): Guard }) {
-  const guardFor = (auth: AuthKind): Guard | Record<string, never> => (auth === "api" || auth === "session" || auth === "admin" ? callers.guard(auth) : {});
+export function routeDocs() {
+  const authOf = <A extends AuthKind>(auth: A) => (auth === "public" || auth === "signed" ? {} : { auth }) as AuthOption<A>;
   return {
-    doc: (d: RouteDoc) => ({ ...describe(d), ...guardFor(d.auth) }),
-    docJson: <B extends TSchema>(body: B, d: RouteDoc) => {
+    doc: <A extends AuthKind>(d: RouteDoc & { auth: A }) => ({ ...describe(d), ...authOf(d.auth) }),
+    docJson: <B extends TSchema, A extends AuthKind>(body: B, d: RouteDoc & { auth: A }) => {
       const described = describe(d);
       // The capped parser is a named one, so the OpenAPI generator cannot tell the body is JSON: say it here.
       const detail = { ...described.detail, [JSON_BODY_KEY]: JSON.parse(JSON.stringify(body)) };
-      return { body, parse: "jsonCapped" as const, ...described, detail, ...guardFor(d.auth) };
+      return { body, parse: "jsonCapped" as const, ...described, detail, ...authOf(d.auth) };
     },
   };
 }

@@ -5,20 +5,20 @@ import { Type } from "@sinclair/typebox";
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { user } from "../../db/schema";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
 import { ledger } from "../../credits/ledger";
 
 export function accountModule(s: Services) {
-  const { doc } = routeDocs(s.callers);
+  const { doc } = routeDocs();
   const db = s.database.db;
   return new Elysia({ prefix: "/api/account" })
+    .use(authMacro(s.callers))
     .get(
       "",
-      async ({ request }) => {
-        const caller = await s.callers.require(request, "api");
+      async ({ caller }) => {
         const [row] = await db.select({ credits: user.credits }).from(user).where(eq(user.id, caller.id));
         return ok({ id: caller.id, email: caller.email, name: caller.name, role: caller.role, plan: caller.plan, credits: row?.credits ?? 0 });
       },
@@ -26,8 +26,7 @@ export function accountModule(s: Services) {
     )
     .get(
       "/credits",
-      async ({ request, query }) => {
-        const caller = await s.callers.require(request, "api");
+      async ({ caller, query }) => {
         const rows = await ledger(db, caller.id, parseLimit(query.limit, 100, 1000));
         return ok(rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })));
       },

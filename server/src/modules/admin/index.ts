@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { auditLog, user } from "../../db/schema";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { newId } from "../../lib/ids";
 import type { Services } from "../../services";
@@ -22,20 +22,20 @@ function parseNow(raw: string | undefined): Date {
 }
 
 export function adminModule(s: Services, files: FileService) {
-  const { doc, docJson } = routeDocs(s.callers);
+  const { doc, docJson } = routeDocs();
   const db = s.database.db;
   return new Elysia({ prefix: "/api/admin" })
+    .use(authMacro(s.callers))
     .use(jsonBody)
     .post(
       "/credits",
-      async ({ request, body }) => {
-        const admin = await s.callers.require(request, "admin");
+      async ({ caller, body }) => {
         const [target] = await db.select({ id: user.id }).from(user).where(eq(user.email, body.email.toLowerCase()));
         if (!target) throw fail.notFound("Account");
         const balance = await db.transaction(async (tx) => {
-          const ref = `admin:${admin.id}`;
+          const ref = `admin:${caller.id}`;
           const b = body.amount >= 0 ? await credit(tx, target.id, body.amount, body.reason, ref) : await debit(tx, target.id, -body.amount, body.reason, ref);
-          await tx.insert(auditLog).values({ id: newId("aud"), actorId: admin.id, action: "credits.adjust", target: target.id, detail: { amount: body.amount, reason: body.reason } });
+          await tx.insert(auditLog).values({ id: newId("aud"), actorId: caller.id, action: "credits.adjust", target: target.id, detail: { amount: body.amount, reason: body.reason } });
           return b;
         });
         return ok({ userId: target.id, email: body.email.toLowerCase(), amount: body.amount, credits: balance });
@@ -52,8 +52,7 @@ export function adminModule(s: Services, files: FileService) {
     )
     .post(
       "/system/retention",
-      async ({ request, body }) => {
-        await s.callers.require(request, "admin");
+      async ({ body }) => {
         return ok(await files.runRetention(parseNow(body?.now)));
       },
       {
@@ -67,8 +66,7 @@ export function adminModule(s: Services, files: FileService) {
     )
     .post(
       "/system/dispatch-schedules",
-      async ({ request, body }) => {
-        await s.callers.require(request, "admin");
+      async ({ body }) => {
         return ok(await s.triggers.dispatch(body?.now ? parseNow(body.now) : undefined));
       },
       {

@@ -3,7 +3,7 @@ import { AdminConfig, ConfigMap, KeysQuery } from "@vektor/shared/schemas/config
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseKeys } from "../../http/query";
 import type { Services } from "../../services";
@@ -16,29 +16,28 @@ const PUBLIC_VIEWS = {
 } as const;
 
 export function configModule(s: Services) {
-  const { doc, docJson } = routeDocs(s.callers);
+  const { doc, docJson } = routeDocs();
   const publicView = (view: keyof typeof PUBLIC_VIEWS) =>
     new Elysia().get(`/api/config/${view}`, async ({ query }) => ok(await s.config.exposed(view, parseKeys(query.keys))), {
       query: KeysQuery,
       ...doc({ summary: PUBLIC_VIEWS[view], tags: ["Configuration"], auth: "public", data: ConfigMap }),
     });
   return new Elysia()
+    .use(authMacro(s.callers))
     .use(jsonBody)
     .use(publicView("public"))
     .use(publicView("flags"))
     .use(publicView("thresholds"))
     .get(
       "/api/admin/config",
-      async ({ request }) => {
-        await s.callers.require(request, "admin");
+      async () => {
         return ok(await s.config.grouped());
       },
       doc({ summary: "Every configuration key by group (secrets included)", tags: ["Admin"], auth: "admin", data: AdminConfig }),
     )
     .put(
       "/api/admin/config/:group",
-      async ({ request, params, body }) => {
-        const caller = await s.callers.require(request, "admin");
+      async ({ caller, params, body }) => {
         return ok(await s.config.update(params.group, body as Record<string, unknown>, caller.id));
       },
       {

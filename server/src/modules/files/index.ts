@@ -22,7 +22,7 @@ import {
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
@@ -34,8 +34,7 @@ const FileIdParam = Type.Object({ fileId: Type.String({ maxLength: 100 }) });
 const SignedQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()), uploadId: Type.Optional(Type.String()) });
 
 export function filesModule(s: Services, files = new FileService(s)) {
-  const { doc, docJson } = routeDocs(s.callers);
-  const api = (request: Request) => s.callers.require(request, "api");
+  const { doc, docJson } = routeDocs();
 
   async function serve(row: FileRow, request: Request): Promise<Response> {
     if (row.status !== "UPLOADED") throw fail.invalidState("This file is not uploaded yet");
@@ -53,8 +52,9 @@ export function filesModule(s: Services, files = new FileService(s)) {
   }
 
   return new Elysia({ prefix: "/api/files" })
+    .use(authMacro(s.callers))
     .use(jsonBody)
-    .post("/presign-upload", async ({ request, body }) => ok(await files.presignUpload((await api(request)).id, body)), {
+    .post("/presign-upload", async ({ caller, body }) => ok(await files.presignUpload(caller.id, body)), {
       ...docJson(PresignUploadBody, { summary: "Start an upload",
         description:
           "At or below `upload.multipart_threshold_mb` the answer has an absolute signed `uploadUrl` (15 minutes, no cookie needed) to PUT the bytes to; above it the answer is a multipart upload (`uploadId`, `partSize`, `partCount`): get each part's URL from /api/files/multipart/part, PUT it, then /api/files/multipart/complete. Then POST /api/files/confirm. Larger than `upload.max_size_mb` -> 413.",
@@ -94,16 +94,16 @@ export function filesModule(s: Services, files = new FileService(s)) {
         ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete. The ETag names this upload of the part (sending a part again gives a new one), not its content: the whole file's sha256 is what confirm records (and checks against a declared checksum).", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE"], data: PartReceipt }),
       },
     )
-    .post("/multipart/part", async ({ request, body }) => ok(await files.partUrl((await api(request)).id, body.fileId, body.uploadId, body.partNumber)), {
+    .post("/multipart/part", async ({ caller, body }) => ok(await files.partUrl(caller.id, body.fileId, body.uploadId, body.partNumber)), {
       ...docJson(MultipartPartBody, { summary: "Signed URL for one part", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: SignedUrl }),
     })
-    .post("/multipart/complete", async ({ request, body }) => ok(await files.completeMultipart((await api(request)).id, body.fileId, body.uploadId, body.parts)), {
+    .post("/multipart/complete", async ({ caller, body }) => ok(await files.completeMultipart(caller.id, body.fileId, body.uploadId, body.parts)), {
       ...docJson(MultipartCompleteBody, { summary: "Join the uploaded parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: MultipartCompleted }),
     })
-    .post("/multipart/abort", async ({ request, body }) => ok(await files.abortMultipart((await api(request)).id, body.fileId, body.uploadId)), {
+    .post("/multipart/abort", async ({ caller, body }) => ok(await files.abortMultipart(caller.id, body.fileId, body.uploadId)), {
       ...docJson(MultipartAbortBody, { summary: "Abandon a multipart upload and its parts", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: MultipartAborted }),
     })
-    .post("/confirm", async ({ request, body }) => ok(await files.confirm((await api(request)).id, body.fileId)), {
+    .post("/confirm", async ({ caller, body }) => ok(await files.confirm(caller.id, body.fileId)), {
       ...docJson(FileIdBody, { summary: "Confirm an upload",
         description: "Checks the size, the optional sha256 `checksum`, and the bytes' signature (magic) against the declared MIME type and file name. On success the file is UPLOADED; a failed check answers 422 FILE_SIGNATURE_MISMATCH and removes the file. Confirming twice -> 409 INVALID_STATE.",
         tags: ["Files"],
@@ -112,7 +112,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
         data: ConfirmResult,
       }),
     })
-    .post("/import-url", async ({ request, body }) => ok(await files.importUrl((await api(request)).id, body)), {
+    .post("/import-url", async ({ caller, body }) => ok(await files.importUrl(caller.id, body)), {
       ...docJson(ImportUrlBody, { summary: "Import a file from an http(s) URL",
         description:
           "The server resolves the host itself and refuses private, loopback, link-local, CGNAT, multicast and cloud-metadata addresses (IPv4, IPv6 and mapped forms), re-checks every redirect (at most 5), stops at `import.max_size_mb` (413) and times out. Hosts in `net.allow_hosts` are exempt. The bytes pass the same signature check as an upload; the file is UPLOADED when it does.",
@@ -122,7 +122,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
         data: FileRecord,
       }),
     })
-    .post("/presign-download", async ({ request, body }) => ok(await files.presignDownload((await api(request)).id, body.fileId)), {
+    .post("/presign-download", async ({ caller, body }) => ok(await files.presignDownload(caller.id, body.fileId)), {
       ...docJson(FileIdBody, { summary: "Signed download URL (15 minutes, no cookie needed)", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: SignedUrl }),
     })
     .get(
@@ -132,7 +132,7 @@ export function filesModule(s: Services, files = new FileService(s)) {
     )
     .get(
       "/download/:fileId",
-      async ({ params, request }) => serve(await files.owned((await api(request)).id, params.fileId), request),
+      async ({ caller, params, request }) => serve(await files.owned(caller.id, params.fileId), request),
       {
         params: FileIdParam,
         ...doc({ summary: "Download a file (streamed; Range supported)", description: "Sends Content-Disposition, Content-Length and ETag. A single `Range: bytes=` range answers 206; an unsatisfiable one 416 with the error envelope (code VALIDATION_ERROR).", tags: ["Files"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], raw: { description: "The file's bytes", contentType: "application/octet-stream" } }),
@@ -140,14 +140,14 @@ export function filesModule(s: Services, files = new FileService(s)) {
     )
     .get(
       "",
-      async ({ request, query }) => ok(await files.list((await api(request)).id, parseLimit(query.limit, 50, 200), query.cursor)),
+      async ({ caller, query }) => ok(await files.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor)),
       { query: ListQuery, ...doc({ summary: "The caller's files, newest first", description: "`limit` 1..200 (default 50); pass `nextCursor` as `cursor` for the next page.", tags: ["Files"], auth: "api", data: FileList }) },
     )
-    .get("/:fileId", async ({ request, params }) => ok(await files.view(await files.owned((await api(request)).id, params.fileId))), {
+    .get("/:fileId", async ({ caller, params }) => ok(await files.view(await files.owned(caller.id, params.fileId))), {
       params: FileIdParam,
       ...doc({ summary: "File detail", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: FileRecord }),
     })
-    .delete("/:fileId", async ({ request, params }) => ok(await files.remove((await api(request)).id, params.fileId)), {
+    .delete("/:fileId", async ({ caller, params }) => ok(await files.remove(caller.id, params.fileId)), {
       params: FileIdParam,
       ...doc({ summary: "Delete a file and its bytes", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: FileDeleted }),
     });

@@ -38,7 +38,7 @@ function healthChecks(s: Services) {
 }
 
 export function systemModule(s: Services) {
-  const { doc } = routeDocs(s.callers);
+  const { doc } = routeDocs();
   const checks = healthChecks(s);
   return new Elysia()
     .get(

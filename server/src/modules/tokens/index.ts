@@ -3,26 +3,25 @@ import { CreatedToken, CreateTokenBody, TokenInfo, TokenRevoked } from "@vektor/
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
 
 export function tokensModule(s: Services) {
-  const { doc, docJson } = routeDocs(s.callers);
+  const { doc, docJson } = routeDocs();
   return new Elysia({ prefix: "/api/tokens" })
     .use(jsonBody)
+    .use(authMacro(s.callers))
     .get(
       "",
-      async ({ request }) => {
-        const caller = await s.callers.require(request, "session");
+      async ({ caller }) => {
         return ok(await s.tokens.list(caller.id));
       },
       doc({ summary: "The caller's API tokens (never the token itself)", tags: ["Tokens"], auth: "session", data: Type.Array(TokenInfo) }),
     )
     .post(
       "",
-      async ({ request, body }) => {
-        const caller = await s.callers.require(request, "session");
+      async ({ caller, body}) => {
         return ok(await s.tokens.create(caller.id, body));
       },
       {
@@ -31,8 +30,7 @@ export function tokensModule(s: Services) {
     )
     .delete(
       "/:id",
-      async ({ request, params }) => {
-        const caller = await s.callers.require(request, "session");
+      async ({ caller, params}) => {
         return ok(await s.tokens.revoke(caller.id, params.id));
       },
       { params: Type.Object({ id: Type.String({ maxLength: 100 }) }), ...doc({ summary: "Revoke a token; it stops working at once", tags: ["Tokens"], auth: "session", errors: ["NOT_FOUND"], data: TokenRevoked }) },

@@ -10,7 +10,7 @@ import type { Services } from "../../services";
 import { detailOf, toolIndex } from "../../tools/catalog";
 
 export function toolsModule(s: Services) {
-  const { doc } = routeDocs(s.callers);
+  const { doc } = routeDocs();
   return new Elysia()
     .get(
       "/api/config/tools-index",

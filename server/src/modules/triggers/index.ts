@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import { JSON_BODY_LIMIT, jsonBody, readCappedBytes } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
 import type { TriggerService } from "../../workflows/triggers/service";
@@ -28,8 +28,7 @@ const HOOK_DESCRIPTION = `Starts a run of the workflow without login, charged li
 **Body** (JSON, at most 1 MiB): \`{ fileIds?: string[] }\` (signed) or \`{ secret, fileIds? }\` (legacy); \`fileIds\` (default none) must be files of the workflow's owner (404 otherwise) and UPLOADED (409). No credentials at all: 401 \`UNAUTHORIZED\`. Unknown workflow: 404. workflow.webhook_enabled off: 403 \`FEATURE_DISABLED\`. Not enough credits: 402. Nothing is charged on any refusal.`;
 
 export function triggersModule(s: Services, t: TriggerService) {
-  const { doc, docJson } = routeDocs(s.callers);
-  const user = (request: Request) => s.callers.require(request, "api");
+  const { doc, docJson } = routeDocs();
   const hookDoc = doc({
     summary: "Start a run from outside (webhook), signed or with the legacy secret",
     description: HOOK_DESCRIPTION,
@@ -58,12 +57,13 @@ export function triggersModule(s: Services, t: TriggerService) {
     } satisfies OpenAPIV3.RequestBodyObject,
   };
   return new Elysia({ prefix: "/api/workflows" })
+    .use(authMacro(s.callers))
     .use(jsonBody)
-    .get("/:id/triggers", async ({ request, params }) => ok(await t.list((await user(request)).id, params.id)), {
+    .get("/:id/triggers", async ({ caller, params }) => ok(await t.list(caller.id, params.id)), {
       params: Type.Object({ id: Id }),
       ...doc({ summary: "A workflow's triggers", description: `Never shows a secret. ${TRIGGER_RULES}`, tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(Trigger) }),
     })
-    .put("/:id/triggers", async ({ request, params, body }) => ok(await t.put((await user(request)).id, params.id, body)), {
+    .put("/:id/triggers", async ({ caller, params, body }) => ok(await t.put(caller.id, params.id, body)), {
       params: Type.Object({ id: Id }),
       ...docJson(PutTriggerBody, {
         summary: "Create or replace the trigger of a type; answers its new secret",
@@ -74,7 +74,7 @@ export function triggersModule(s: Services, t: TriggerService) {
         data: PutTriggerResult,
       }),
     })
-    .delete("/:id/triggers/:triggerId", async ({ request, params }) => ok(await t.remove((await user(request)).id, params.id, params.triggerId)), {
+    .delete("/:id/triggers/:triggerId", async ({ caller, params }) => ok(await t.remove(caller.id, params.id, params.triggerId)), {
       params: Type.Object({ id: Id, triggerId: Id }),
       ...doc({ summary: "Delete a trigger", description: "Its secret stops working at once; its queued schedule or watch fires start nothing. Unknown trigger, or another user's workflow: 404.", tags, auth: "api", errors: ["NOT_FOUND"], data: TriggerDeleted }),
     })

@@ -26,7 +26,7 @@ import { ListQuery } from "@vektor/shared/schemas/file";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
@@ -45,13 +45,13 @@ const RUN_RULES =
   "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
 
 export function workflowsModule(s: Services, w: WorkflowService) {
-  const { doc, docJson } = routeDocs(s.callers);
-  const user = (request: Request) => s.callers.require(request, "api");
+  const { doc, docJson } = routeDocs();
   const tags = ["Workflows"];
   const runTags = ["Workflow runs"];
   return new Elysia({ prefix: "/api/workflows" })
+    .use(authMacro(s.callers))
     .use(jsonBody)
-    .post("/validate", async ({ request, body }) => ok(await w.validate((await user(request)).id, body.graphJson)), {
+    .post("/validate", async ({ caller, body }) => ok(await w.validate(caller.id, body.graphJson)), {
       ...docJson(ValidateBody, {
         summary: "Validate a graph",
         description:
@@ -61,20 +61,20 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: ValidationResult,
       }),
     })
-    .get("/catalog", async ({ request }) => (await user(request), ok(withTriggerDocs(catalog()))), doc({ summary: "Every node kind a workflow can use, with its params schema and formats", description: "op.<slug> nodes come from the tool registry (the same one as /api/config/tools-index). The trigger.* nodes also document how runs start (`triggers`: manual and watch at trigger.manual, the signed hook with its headers and body at trigger.webhook, cron at trigger.schedule) and what a run sends when it ends (`notifications`: the outbound completion webhook's headers and bodies, the e-mail).", tags, auth: "api", data: Type.Array(CatalogNode) }))
-    .get("/templates", async ({ request }) => ok(await w.templates((await user(request)).id)), doc({ summary: "Built-in templates and the caller's own", description: "Built-in ids start with builtin:.", tags, auth: "api", data: Type.Array(Template) }))
-    .post("/templates", async ({ request, body }) => ok(await w.createTemplate((await user(request)).id, body)), {
+    .get("/catalog", async () => ok(withTriggerDocs(catalog())), doc({ summary: "Every node kind a workflow can use, with its params schema and formats", description: "op.<slug> nodes come from the tool registry (the same one as /api/config/tools-index). The trigger.* nodes also document how runs start (`triggers`: manual and watch at trigger.manual, the signed hook with its headers and body at trigger.webhook, cron at trigger.schedule) and what a run sends when it ends (`notifications`: the outbound completion webhook's headers and bodies, the e-mail).", tags, auth: "api", data: Type.Array(CatalogNode) }))
+    .get("/templates", async ({ caller }) => ok(await w.templates(caller.id)), doc({ summary: "Built-in templates and the caller's own", description: "Built-in ids start with builtin:.", tags, auth: "api", data: Type.Array(Template) }))
+    .post("/templates", async ({ caller, body }) => ok(await w.createTemplate(caller.id, body)), {
       ...docJson(TemplateBody, { summary: "Save a personal template", description: "The graph is validated like a workflow's, paramsJson checked as on create. A notifySecret in it is kept sealed and never returned (notifySecretSet), as a workflow's: a workflow made from the template's paramsJson has none until one is set.", tags, auth: "api", errors: ["LIMIT_EXCEEDED", "NOT_FOUND"], data: Template }),
     })
-    .delete("/templates/:id", async ({ request, params }) => ok(await w.deleteTemplate((await user(request)).id, params.id)), {
+    .delete("/templates/:id", async ({ caller, params }) => ok(await w.deleteTemplate(caller.id, params.id)), {
       params: IdParam,
       ...doc({ summary: "Delete a personal template", description: "A built-in one: 403 FORBIDDEN; another user's: 404.", tags, auth: "api", errors: ["NOT_FOUND", "FORBIDDEN"], data: Deleted }),
     })
-    .get("", async ({ request, query }) => ok(await w.list((await user(request)).id, parseLimit(query.limit, 50, 200), query.cursor)), {
+    .get("", async ({ caller, query }) => ok(await w.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor)), {
       query: ListQuery,
       ...doc({ summary: "The caller's workflows, newest first", tags, auth: "api", data: WorkflowPage }),
     })
-    .post("", async ({ request, body }) => ok(await w.create((await user(request)).id, body)), {
+    .post("", async ({ caller, body }) => ok(await w.create(caller.id, body)), {
       ...docJson(CreateWorkflowBody, {
         summary: "Create a workflow",
         description: `graphJson is validated (400 VALIDATION_ERROR naming the issues; 422 LIMIT_EXCEEDED for too many steps or too deep nesting; 404 for an op.workflow naming no workflow of the caller's). paramsJson, when given, is a JSON object: notifyUrl an http(s) URL, notifySecret at least 8 characters (400 VALIDATION_ERROR otherwise). ${NOTIFY_SECRET_RULES}`,
@@ -84,19 +84,19 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: Workflow,
       }),
     })
-    .get("/runs/:runId", async ({ request, params }) => ok(await w.runDetail((await user(request)).id, params.runId)), {
+    .get("/runs/:runId", async ({ caller, params }) => ok(await w.runDetail(caller.id, params.runId)), {
       params: RunParam,
       ...doc({ summary: "A run: its status, steps (nested ones name their op.workflow node as parentNodeId), approvals and completion deliveries", description: `deliveries: one per terminal moment and channel (webhook to paramsJson.notifyUrl, email to the owner), each with every attempt's time, outcome, status code or error. ${NOTIFY_DESCRIPTION}`, tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunDetail }),
     })
-    .post("/runs/:runId/retry", async ({ request, params }) => ok(await w.retry((await user(request)).id, params.runId)), {
+    .post("/runs/:runId/retry", async ({ caller, params }) => ok(await w.retry(caller.id, params.runId)), {
       params: RunParam,
       ...doc({ summary: "Retry a failed run", description: "Re-runs the failed (and skipped) steps of the same run on the version it started with, and continues; free. A run that is not failed: 409 INVALID_STATE.", tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: RunStarted }),
     })
-    .post("/runs/:runId/replay", async ({ request, params }) => ok(await w.replay(await user(request), params.runId)), {
+    .post("/runs/:runId/replay", async ({ caller, params }) => ok(await w.replay(caller, params.runId)), {
       params: RunParam,
       ...doc({ summary: "Replay a run: a new run with the same input files on the workflow's current version", description: `Charged anew; trigger replay; replayOf names the original. ${RUN_RULES}`, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: RunReplayed }),
     })
-    .post("/runs/:runId/cancel", async ({ request, params }) => ok(await w.cancel((await user(request)).id, params.runId)), {
+    .post("/runs/:runId/cancel", async ({ caller, params }) => ok(await w.cancel(caller.id, params.runId)), {
       params: RunParam,
       ...doc({
         summary: "Cancel a run (not in the spec)",
@@ -107,7 +107,7 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: RunCancelled,
       }),
     })
-    .post("/runs/:runId/approve", async ({ request, params, body }) => ok(await w.approve((await user(request)).id, params.runId, body)), {
+    .post("/runs/:runId/approve", async ({ caller, params, body }) => ok(await w.approve(caller.id, params.runId, body)), {
       params: RunParam,
       ...docJson(ApproveBody, {
         summary: "Decide a pending approval",
@@ -118,8 +118,8 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: Approval,
       }),
     })
-    .get("/:id", async ({ request, params }) => ok(await w.get((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow", tags, auth: "api", errors: ["NOT_FOUND"], data: Workflow }) })
-    .put("/:id", async ({ request, params, body }) => ok(await w.update((await user(request)).id, params.id, body)), {
+    .get("/:id", async ({ caller, params }) => ok(await w.get(caller.id, params.id)), { params: IdParam, ...doc({ summary: "A workflow", tags, auth: "api", errors: ["NOT_FOUND"], data: Workflow }) })
+    .put("/:id", async ({ caller, params, body }) => ok(await w.update(caller.id, params.id, body)), {
       params: IdParam,
       ...docJson(UpdateWorkflowBody, {
         summary: "Change a workflow (saves a new version)",
@@ -130,8 +130,8 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: Workflow,
       }),
     })
-    .delete("/:id", async ({ request, params }) => ok(await w.remove((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "Delete a workflow, its versions and runs", tags, auth: "api", errors: ["NOT_FOUND"], data: Deleted }) })
-    .post("/:id/estimate", async ({ request, params }) => ok(await w.estimate((await user(request)).id, params.id)), {
+    .delete("/:id", async ({ caller, params }) => ok(await w.remove(caller.id, params.id)), { params: IdParam, ...doc({ summary: "Delete a workflow, its versions and runs", tags, auth: "api", errors: ["NOT_FOUND"], data: Deleted }) })
+    .post("/:id/estimate", async ({ caller, params }) => ok(await w.estimate(caller.id, params.id)), {
       params: IdParam,
       ...doc({
         summary: "What a run would cost",
@@ -143,21 +143,21 @@ export function workflowsModule(s: Services, w: WorkflowService) {
         data: WorkflowEstimate,
       }),
     })
-    .post("/:id/run", async ({ request, params, body }) => ok(await w.run(await user(request), params.id, body.fileIds, "manual")), {
+    .post("/:id/run", async ({ caller, params, body }) => ok(await w.run(caller, params.id, body.fileIds, "manual")), {
       params: IdParam,
       ...docJson(RunBody, { summary: "Run a workflow on files", description: RUN_RULES, tags: runTags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"], data: RunStarted }),
     })
-    .get("/:id/runs", async ({ request, params, query }) => ok(await w.runs((await user(request)).id, params.id, parseLimit(query.limit, 50, 200), query.cursor)), {
+    .get("/:id/runs", async ({ caller, params, query }) => ok(await w.runs(caller.id, params.id, parseLimit(query.limit, 50, 200), query.cursor)), {
       params: IdParam,
       query: ListQuery,
       ...doc({ summary: "A workflow's runs, newest first (not in the spec)", tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunPage }),
     })
-    .get("/:id/versions", async ({ request, params }) => ok(await w.versions((await user(request)).id, params.id)), { params: IdParam, ...doc({ summary: "A workflow's versions, newest first", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(WorkflowVersion) }) })
-    .get("/:id/versions/:versionId", async ({ request, params }) => ok(await w.version((await user(request)).id, params.id, params.versionId)), {
+    .get("/:id/versions", async ({ caller, params }) => ok(await w.versions(caller.id, params.id)), { params: IdParam, ...doc({ summary: "A workflow's versions, newest first", tags, auth: "api", errors: ["NOT_FOUND"], data: Type.Array(WorkflowVersion) }) })
+    .get("/:id/versions/:versionId", async ({ caller, params }) => ok(await w.version(caller.id, params.id, params.versionId)), {
       params: Type.Object({ id: Id, versionId: Id }),
       ...doc({ summary: "One version with its content (not in the spec)", description: "Read-only: name, graphJson and paramsJson (without notifySecret) as saved in that version, for viewing and comparing versions.", tags, auth: "api", errors: ["NOT_FOUND"], data: WorkflowVersionDetail }),
     })
-    .post("/:id/versions/:versionId/restore", async ({ request, params }) => ok(await w.restore((await user(request)).id, params.id, params.versionId)), {
+    .post("/:id/versions/:versionId/restore", async ({ caller, params }) => ok(await w.restore(caller.id, params.id, params.versionId)), {
       params: Type.Object({ id: Id, versionId: Id }),
       ...doc({ summary: "Restore a version (saves a new version with its content)", description: "The version's name, graphJson and paramsJson come back, with the notifySecret that was set in that version (or none).", tags, auth: "api", errors: ["NOT_FOUND", "LIMIT_EXCEEDED"], data: Workflow }),
     });
