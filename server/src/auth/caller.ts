@@ -4,6 +4,7 @@
  * seen in the last second is answered from the CredentialCache (see there for revocation).
  */
 import { fail } from "@vektor/shared/errors";
+import type { TokenScope } from "@vektor/shared/schemas/vocab";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { user } from "../db/schema";
@@ -20,7 +21,7 @@ export interface Caller {
   role: string;
   plan: "free" | "pro";
   via: "session" | "token";
-  scopes: string[];
+  scopes: TokenScope[];
 }
 
 /** The session cookie's value (`svc.session_token`, `__Secure-` prefixed over HTTPS), or null. */
@@ -102,7 +103,7 @@ export class CallerResolver {
     });
   }
 
-  private async load(userId: string, via: Caller["via"], scopes: string[]): Promise<Caller | null> {
+  private async load(userId: string, via: Caller["via"], scopes: TokenScope[]): Promise<Caller | null> {
     const [row] = await this.db.select().from(user).where(eq(user.id, userId));
     if (!row) return null;
     return { id: row.id, email: row.email, name: row.name, role: row.role, plan: row.plan === "pro" ? "pro" : "free", via, scopes };

@@ -1,16 +1,15 @@
 /**
  * API tokens: `vk_` + 40 base62 characters, shown once; only the sha256 is stored. A token
- * carries scopes: `api` (the S endpoints) and `mcp:write` (MCP write tools).
+ * carries scopes (TOKEN_SCOPES in shared): `api` (the S endpoints) and `mcp:write` (MCP write tools).
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
+import { isTokenScope, TOKEN_SCOPES, type TokenScope } from "@vektor/shared/schemas/vocab";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { Invalidations } from "../db/invalidations";
 import { apiToken } from "../db/schema";
 import { newId, randomBase62 } from "../lib/ids";
 
-export const TOKEN_SCOPES = ["api", "mcp:write"] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 const MAX_TOKENS_PER_USER = 100;
 
 export function hashToken(token: string): string {
@@ -38,9 +37,10 @@ export class TokenService {
   ) {}
 
   async create(userId: string, input: { name: string; scopes?: string[]; expiresInDays?: number }) {
-    const scopes = [...new Set(input.scopes ?? ["api"])];
-    const bad = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    const asked = [...new Set(input.scopes ?? ["api"])];
+    const bad = asked.filter((s) => !isTokenScope(s));
     if (bad.length) throw fail.validation(`Unknown scope ${bad.join(", ")}; expected ${TOKEN_SCOPES.join(", ")}`);
+    const scopes = asked.filter(isTokenScope);
     const existing = await this.db.select({ id: apiToken.id }).from(apiToken).where(and(eq(apiToken.userId, userId), isNull(apiToken.revokedAt)));
     if (existing.length >= MAX_TOKENS_PER_USER) throw new ServiceError("LIMIT_EXCEEDED", `At most ${MAX_TOKENS_PER_USER} active tokens`);
     const token = `vk_${randomBase62(40)}`;
@@ -73,7 +73,7 @@ export class TokenService {
   }
 
   /** The owner and scopes of a live token, or null. Marks it used (at most once a minute). */
-  async verify(token: string): Promise<{ userId: string; scopes: string[]; tokenId: string; expiresAt: Date | null } | null> {
+  async verify(token: string): Promise<{ userId: string; scopes: TokenScope[]; tokenId: string; expiresAt: Date | null } | null> {
     if (!/^vk_[0-9A-Za-z]{32,}$/.test(token)) return null;
     const [row] = await this.db.select().from(apiToken).where(eq(apiToken.tokenHash, hashToken(token)));
     if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;

@@ -4,6 +4,7 @@
  * generated from this file (`bun run db:generate` in server/) and run on PGlite and Postgres.
  */
 import { sql } from "drizzle-orm";
+import { APPROVAL_STATUSES, DECISIONS, DELIVERY_CHANNELS, DELIVERY_STATUSES, JOB_STATUSES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TERMINAL_RUN_STATUSES, type AttemptOutcome, type TokenScope } from "@vektor/shared/schemas/vocab";
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
@@ -106,7 +107,7 @@ export const apiToken = pgTable(
     tokenHash: text("token_hash").notNull(),
     prefix: text("prefix").notNull(),
     last4: text("last4").notNull(),
-    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    scopes: jsonb("scopes").$type<TokenScope[]>().notNull(),
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
     expiresAt: ts("expires_at"),
@@ -212,8 +213,7 @@ export const job = pgTable(
     cancelRequestedAt: ts("cancel_requested_at"),
     /** For tool.run the tool slug; for other kinds the kind. */
     type: text("type").notNull(),
-    /** queued, running, succeeded, failed, cancelled */
-    status: text("status").notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
     params: jsonb("params").$type<Record<string, unknown>>().notNull(),
     inputFileIds: jsonb("input_file_ids").$type<string[]>().notNull(),
     outputFileIds: jsonb("output_file_ids").$type<string[]>().notNull().default([]),
@@ -372,9 +372,8 @@ export const workflowRun = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     versionId: text("version_id").notNull(),
-    /** queued, running, waiting_approval, succeeded, failed, cancelled */
-    status: text("status").notNull(),
-    trigger: text("trigger").notNull(),
+    status: text("status", { enum: RUN_STATUSES }).notNull(),
+    trigger: text("trigger", { enum: RUN_TRIGGERS }).notNull(),
     plan: jsonb("plan").$type<RunPlan>().notNull(),
     paramsJson: text("params_json"),
     /** The workflow's sealed notifySecret when the run started (its completion webhook is signed with it). */
@@ -404,8 +403,7 @@ export const workflowStep = pgTable(
     nodeId: text("node_id").notNull(),
     parentNodeId: text("parent_node_id"),
     type: text("type").notNull(),
-    /** pending, running, waiting_approval, succeeded, failed, skipped */
-    status: text("status").notNull(),
+    status: text("status", { enum: STEP_STATUSES }).notNull(),
     /** How many times the step was started (a retry starts it again). */
     attempts: integer("attempts").notNull().default(0),
     /** Whether an op step was charged and has not started yet (refunded on cancel). */
@@ -430,12 +428,11 @@ export const workflowApproval = pgTable(
       .notNull()
       .references(() => workflowRun.id, { onDelete: "cascade" }),
     nodeId: text("node_id").notNull(),
-    /** pending, approved, rejected, expired */
-    status: text("status").notNull(),
+    status: text("status", { enum: APPROVAL_STATUSES }).notNull(),
     requestedAt: ts("requested_at").notNull(),
     expiresAt: ts("expires_at").notNull(),
     decidedAt: ts("decided_at"),
-    decision: text("decision"),
+    decision: text("decision", { enum: DECISIONS }),
     note: text("note"),
     decidedBy: text("decided_by"),
   },
@@ -500,7 +497,7 @@ export const webhookSignature = pgTable(
 export interface DeliveryAttempt {
   at: string;
   /** ok (2xx / accepted by the SMTP server), http_error, timeout, error (connection, DNS, SMTP), blocked (address guard). */
-  outcome: "ok" | "http_error" | "timeout" | "error" | "blocked";
+  outcome: AttemptOutcome;
   statusCode: number | null;
   error: string | null;
   durationMs: number;
@@ -518,15 +515,14 @@ export const delivery = pgTable(
     runId: text("run_id")
       .notNull()
       .references(() => workflowRun.id, { onDelete: "cascade" }),
-    /** webhook, email */
-    channel: text("channel").notNull(),
+    channel: text("channel", { enum: DELIVERY_CHANNELS }).notNull(),
     /** The notifyUrl, or the owner's e-mail address. */
     target: text("target").notNull(),
     /** The terminal status the delivery reports. */
-    runStatus: text("run_status").notNull(),
+    runStatus: text("run_status", { enum: TERMINAL_RUN_STATUSES }).notNull(),
     body: text("body").notNull(),
-    /** pending, succeeded, failed (gave up), blocked (address guard), skipped (e-mail switched off before it went) */
-    status: text("status").notNull(),
+    /** failed: gave up; blocked: the address guard; skipped: e-mail switched off before it went */
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
     attempts: jsonb("attempts").$type<DeliveryAttempt[]>().notNull().default([]),
     createdAt: createdAt(),
     finishedAt: ts("finished_at"),

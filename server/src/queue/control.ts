@@ -4,6 +4,7 @@
  * naming its jobs (a batch's items, a run's jobs, one job), so a batch cancel, a run cancel and a
  * job cancel are the same statements. The runner's own writes (claim, renew, settle) are runner.ts.
  */
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
@@ -44,7 +45,7 @@ export type Requeue = { fresh: true } | { error: { code: string; message: string
  * error is kept for the record and the back-off is stored as run_after, so it survives a restart.
  */
 export function requeue(db: Db | Tx, which: SQL, how: Requeue): Promise<{ id: string }[]> {
-  const set =
+  const set: PgUpdateSetSource<typeof job> =
     "fresh" in how
       ? { status: "queued", attempts: 0, errorCode: null, errorMessage: null, outputFileIds: [], progress: 0, leaseUntil: null, startedAt: null, finishedAt: null }
       : { status: "queued", errorCode: how.error.code, errorMessage: how.error.message, leaseUntil: null, runAfter: sql`now() + make_interval(secs => ${how.delayMs / 1000})` };

@@ -5,6 +5,7 @@
  * polling with a generous deadline (no assertion depends on this machine's speed).
  * Not a test file itself.
  */
+import { isTerminalJob } from "@vektor/shared/schemas/vocab";
 import { eq, sql } from "drizzle-orm";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -155,15 +156,13 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | u
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const FINAL = ["succeeded", "failed", "cancelled"];
-
 /** Polls until the job has `status`; returns its row. Fails at once if the job ended otherwise. */
 export function waitForStatus(db: Db, id: string, status: string, timeoutMs?: number): Promise<JobRow> {
   return waitFor(
     `job ${id} to be ${status}`,
     async () => {
       const row = await jobRow(db, id);
-      if (row.status !== status && FINAL.includes(row.status)) throw new Error(`job ${id} ended ${row.status} (${row.errorCode}: ${row.errorMessage}), not ${status}`);
+      if (row.status !== status && isTerminalJob(row.status)) throw new Error(`job ${id} ended ${row.status} (${row.errorCode}: ${row.errorMessage}), not ${status}`);
       return row.status === status && row;
     },
     timeoutMs,

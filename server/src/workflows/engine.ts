@@ -6,7 +6,8 @@
  * status exactly once (Windmill's worker_flow: a finished step pushes the next in the same
  * transaction). Steps never carry bytes: files pass between them as ids.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { isPassedStep, isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -22,12 +23,12 @@ export type RunRow = typeof workflowRun.$inferSelect;
 export type StepRow = typeof workflowStep.$inferSelect;
 export type RunError = { code: string; message: string };
 
-export const TERMINAL_RUN = new Set(["succeeded", "failed", "cancelled"]);
-const ENDED_OK = new Set(["succeeded", "skipped"]);
 const ACTIVE = new Set(["running", "waiting_approval"]);
 
 /** Called in the transaction that gives a run its terminal status (notifications hook in here). */
-export type TerminalHook = (tx: Tx, run: RunRow) => Promise<void>;
+export type TerminalHook = (tx: Tx, run: EndedRun) => Promise<void>;
+/** A run that has its terminal status. */
+export type EndedRun = RunRow & { status: TerminalRunStatus };
 
 /** The run's row, locked for this transaction: the one lock every transition of a run takes. */
 export async function lockRun(tx: Tx, runId: string): Promise<RunRow | null> {
@@ -57,7 +58,7 @@ export class Engine {
    * nothing is left to do. Call it with the run locked.
    */
   async advance(tx: Tx, run: RunRow, opts: AdvanceOptions = {}): Promise<void> {
-    if (TERMINAL_RUN.has(run.status)) return;
+    if (isTerminalRun(run.status)) return;
     const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
     const byNode = new Map(steps.map((s) => [s.nodeId, s]));
     const preds = predecessors(run);
@@ -142,7 +143,7 @@ export class Engine {
       await this.finish(tx, run, "failed", { code: failed.errorCode ?? "STEP_FAILED", message: `Step ${failed.nodeId}: ${failed.errorMessage ?? "failed"}` });
       return;
     }
-    if (!failed && steps.every((s) => ENDED_OK.has(s.status))) {
+    if (!failed && steps.every((s) => isPassedStep(s.status))) {
       await this.finish(tx, run, "succeeded", null, runOutputs(run, steps));
       return;
     }
@@ -155,11 +156,11 @@ export class Engine {
    * through, and only that caller runs the terminal hooks. Unfinished steps are skipped and
    * pending approvals closed.
    */
-  async finish(tx: Tx, run: RunRow, status: "succeeded" | "failed" | "cancelled", error: RunError | null, outputFileIds: string[] = []): Promise<boolean> {
+  async finish(tx: Tx, run: RunRow, status: TerminalRunStatus, error: RunError | null, outputFileIds: string[] = []): Promise<boolean> {
     const [ended] = await tx
       .update(workflowRun)
       .set({ status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null, outputFileIds, finishedAt: new Date() })
-      .where(and(eq(workflowRun.id, run.id), sql`${workflowRun.status} not in ('succeeded', 'failed', 'cancelled')`))
+      .where(and(eq(workflowRun.id, run.id), notInArray(workflowRun.status, [...TERMINAL_RUN_STATUSES])))
       .returning();
     if (!ended) return false;
     await tx
@@ -167,7 +168,7 @@ export class Engine {
       .set({ status: "skipped", finishedAt: new Date() })
       .where(and(eq(workflowStep.runId, run.id), inArray(workflowStep.status, ["pending", "running", "waiting_approval"])));
     await tx.update(workflowApproval).set({ status: "cancelled" }).where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending")));
-    for (const hook of this.terminalHooks) await hook(tx, ended);
+    for (const hook of this.terminalHooks) await hook(tx, { ...ended, status });
     return true;
   }
 
@@ -215,11 +216,11 @@ export class Engine {
   /** A tool job of an op step ended (called where its outcome is recorded). */
   async onToolJobSettled(tx: Tx, runId: string, stepId: string): Promise<void> {
     const run = await lockRun(tx, runId);
-    if (!run || TERMINAL_RUN.has(run.status)) return;
+    if (!run || isTerminalRun(run.status)) return;
     const [step] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
     if (!step || step.status !== "running" || step.jobIds.length === 0) return;
     const jobs = await tx.select({ id: job.id, status: job.status, out: job.outputFileIds, code: job.errorCode, message: job.errorMessage }).from(job).where(inArray(job.id, step.jobIds));
-    if (jobs.some((j) => j.status === "queued" || j.status === "running")) return;
+    if (!jobs.every((j) => isTerminalJob(j.status))) return;
     const order = new Map(step.jobIds.map((id, i) => [id, i]));
     jobs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
     const bad = jobs.find((j) => j.status !== "succeeded");

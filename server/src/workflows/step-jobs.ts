@@ -4,6 +4,7 @@
  * `approval.timeout` ends an undecided approval; the tool.run hook ends op steps. Each is safe to
  * run twice: the step's attempt number and status decide whether its result still counts.
  */
+import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
@@ -11,7 +12,7 @@ import type { ControlHandler } from "../queue/registry";
 import type { Settings } from "../config/keys";
 import { formatDuration } from "../lib/duration";
 import type { ObjectStore } from "../storage/types";
-import { lockRun, TERMINAL_RUN, type Engine, type StepRow } from "./engine";
+import { lockRun, type Engine, type StepRow } from "./engine";
 import { executeStep } from "./execute";
 
 const STEP_RETRY = { attempts: 5, baseDelayMs: 200, maxDelayMs: 30_000 };
@@ -33,7 +34,7 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
       const { runId, stepId, attempt } = job.data;
       const [run] = await d.db.select().from(workflowRun).where(eq(workflowRun.id, runId));
       const [step] = await d.db.select().from(workflowStep).where(eq(workflowStep.id, stepId));
-      if (!run || !step || TERMINAL_RUN.has(run.status) || !stillOwns(step, attempt)) return;
+      if (!run || !step || isTerminalRun(run.status) || !stillOwns(step, attempt)) return;
       const logs: string[] = [];
       const outcome = await executeStep(d.db, d.store, run, step, job.id, logs);
       // Read before the transaction: on PGlite (one connection) a query outside it would wait for it forever.
@@ -41,7 +42,7 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
       await d.db.transaction(async (tx) => {
         const locked = await lockRun(tx, runId);
         const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
-        if (!locked || TERMINAL_RUN.has(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
+        if (!locked || isTerminalRun(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
         const changes = await d.engine.transition(tx, locked, fresh, outcome, logs, defaultTimeout);
         await d.engine.recordStep(tx, locked, stepId, attempt, changes, logs, INLINE);
       });
@@ -49,7 +50,7 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
     // Every try failed (storage or database trouble): the step fails, so the run ends instead of waiting forever.
     async onFailed(tx, job, failure) {
       const run = await lockRun(tx, job.data.runId);
-      if (!run || TERMINAL_RUN.has(run.status)) return;
+      if (!run || isTerminalRun(run.status)) return;
       await d.engine.failStep(tx, run, job.data.stepId, job.data.attempt, { code: "STEP_FAILED", message: `The step could not be run: ${failure.message}` }, [], INLINE);
     },
   };
@@ -68,7 +69,7 @@ export function approvalTimeoutHandler(d: WorkflowHandlerDeps): ControlHandler<"
       const { runId, nodeId } = job.data;
       await d.db.transaction(async (tx) => {
         const run = await lockRun(tx, runId);
-        if (!run || TERMINAL_RUN.has(run.status)) return;
+        if (!run || isTerminalRun(run.status)) return;
         const expired = await tx
           .update(workflowApproval)
           .set({ status: "expired", decidedAt: new Date() })
@@ -83,7 +84,7 @@ export function approvalTimeoutHandler(d: WorkflowHandlerDeps): ControlHandler<"
     // The timeout could not be applied: end the run rather than leave it waiting past its limit.
     async onFailed(tx, job, failure) {
       const run = await lockRun(tx, job.data.runId);
-      if (!run || TERMINAL_RUN.has(run.status)) return;
+      if (!run || isTerminalRun(run.status)) return;
       await d.engine.finish(tx, run, "failed", { code: "APPROVAL_TIMEOUT", message: `The approval timed out and could not be closed cleanly: ${failure.message}` });
     },
   };

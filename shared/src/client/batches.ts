@@ -12,15 +12,14 @@ import type {
   Preset,
   PresetBody,
 } from "../schemas/batch";
+import { isTerminalBatch } from "../schemas/vocab";
 import { openDownload } from "./download";
 import { enc, qs, type PageQuery } from "./query";
 import { follow, type FollowOptions } from "./sse";
 import type { Transport } from "./transport";
 
-const TERMINAL = new Set<BatchProgress["status"]>(["completed", "failed", "cancelled"]);
-
 /** True when the batch ended (completed, failed or cancelled). */
-export const isBatchFinished = (p: { status: BatchProgress["status"] }) => TERMINAL.has(p.status);
+export const isBatchFinished = (p: { status: BatchProgress["status"] }) => isTerminalBatch(p.status);
 
 export function batchesApi(t: Transport) {
   return {

@@ -4,6 +4,7 @@
  * until it ends, so a caller always gets the finished job.
  */
 import type { CreateJobBody, Job, JobPage, ToolDetail, ToolIndexEntry } from "../schemas/job";
+import { isTerminalJob } from "../schemas/vocab";
 import { ApiError } from "./errors";
 import { enc, qs, type PageQuery } from "./query";
 import type { Transport } from "./transport";
@@ -22,10 +23,8 @@ export interface RunToolOptions extends WaitOptions {
   idempotencyKey?: string;
 }
 
-const TERMINAL = new Set<Job["status"]>(["succeeded", "failed", "cancelled"]);
-
 /** True when the job ended (succeeded, failed or cancelled). */
-export const isFinished = (job: Job) => TERMINAL.has(job.status);
+export const isFinished = (job: Job) => isTerminalJob(job.status);
 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

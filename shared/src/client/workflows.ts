@@ -25,6 +25,7 @@ import type {
   WorkflowVersion,
   WorkflowVersionDetail,
 } from "../schemas/workflow";
+import { TERMINAL_RUN_STATUSES } from "../schemas/vocab";
 import { enc, qs, type PageQuery } from "./query";
 import type { Transport } from "./transport";
 import { signWebhook } from "./webhook";
@@ -40,7 +41,7 @@ export function workflowsApi(t: Transport) {
   const runDetail = (runId: string) => t.call<RunDetail>("GET", `/api/workflows/runs/${enc(runId)}`);
   /** Polls the run until its status is one of `until` (default: a terminal one) or `timeoutMs` passes; returns the last detail. */
   const waitFor = async (runId: string, opts: RunWaitOptions = {}): Promise<RunDetail> => {
-    const until = new Set<string>(opts.until ?? ["succeeded", "failed", "cancelled"]);
+    const until = new Set<string>(opts.until ?? TERMINAL_RUN_STATUSES);
     const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
     for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
       const detail = await runDetail(runId);

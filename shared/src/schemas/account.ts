@@ -1,5 +1,6 @@
 /** Account, credit ledger and API token models (contract section 2). */
 import { Type, type Static } from "@sinclair/typebox";
+import { TokenScope } from "./vocab";
 
 export const Account = Type.Object({
   id: Type.String(),
@@ -20,7 +21,7 @@ export const LedgerEntry = Type.Object({
 });
 export type LedgerEntry = Static<typeof LedgerEntry>;
 
-export const TokenScope = Type.Union([Type.Literal("api"), Type.Literal("mcp:write")]);
+export { TokenScope } from "./vocab";
 
 export const CreateTokenBody = Type.Object(
   {
@@ -37,7 +38,7 @@ export const TokenInfo = Type.Object({
   name: Type.String(),
   prefix: Type.String(),
   last4: Type.String(),
-  scopes: Type.Array(Type.String()),
+  scopes: Type.Array(TokenScope),
   createdAt: Type.String({ format: "date-time" }),
   lastUsedAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   expiresAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),

@@ -1,9 +1,9 @@
 /** Batch models (spec "Batch", contract sections 3 and 6). */
 import { Type, type Static } from "@sinclair/typebox";
 import { Page } from "./envelope";
+import { BatchItemStatus, BatchStatus } from "./vocab";
 
-export const BatchStatus = Type.Union((["queued", "running", "completed", "failed", "cancelled"] as const).map((s) => Type.Literal(s)));
-export type BatchStatus = Static<typeof BatchStatus>;
+export { BatchStatus } from "./vocab";
 
 export const Batch = Type.Object({
   batchId: Type.String(),
@@ -28,7 +28,7 @@ export const BatchItem = Type.Object({
   fileId: Type.String(),
   filename: Type.Union([Type.String(), Type.Null()]),
   jobId: Type.String(),
-  status: Type.String({ description: "queued, running, succeeded, failed, cancelled" }),
+  status: BatchItemStatus,
   errorCode: Type.Union([Type.String(), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
   outFileId: Type.Union([Type.String(), Type.Null()]),

@@ -1,9 +1,9 @@
 /** Job and tool models (contract section 6). */
 import { Type, type Static } from "@sinclair/typebox";
 import { Page } from "./envelope";
+import { JobStatus } from "./vocab";
 
-export const JobStatus = Type.Union((["queued", "running", "succeeded", "failed", "cancelled"] as const).map((s) => Type.Literal(s)));
-export type JobStatus = Static<typeof JobStatus>;
+export { JobStatus } from "./vocab";
 
 export const JobOutput = Type.Object({ fileId: Type.String(), filename: Type.String(), mime: Type.String(), size: Type.Integer() });
 

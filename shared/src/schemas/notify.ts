@@ -4,6 +4,7 @@
  * One delivery per terminal moment of a run (a retried run that ends again gets a new one).
  */
 import { Type } from "@sinclair/typebox";
+import { ATTEMPT_OUTCOMES, DELIVERY_CHANNELS, DELIVERY_STATUSES, literals, TERMINAL_RUN_STATUSES } from "./vocab";
 
 /** Same id on every attempt of one delivery, so a receiver can drop duplicates. */
 export const DELIVERY_HEADER = "X-Service-Delivery";
@@ -26,13 +27,10 @@ export type NotifyFailureBody = typeof NotifyFailureBody.static;
 export const NotifyBody = Type.Union([NotifySuccessBody, NotifyFailureBody]);
 export type NotifyBody = typeof NotifyBody.static;
 
-export const DELIVERY_CHANNELS = ["webhook", "email"] as const;
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "blocked", "skipped"] as const;
-export const ATTEMPT_OUTCOMES = ["ok", "http_error", "timeout", "error", "blocked"] as const;
 
 export const DeliveryAttempt = Type.Object({
   at: Type.String({ format: "date-time", description: "when the attempt started" }),
-  outcome: Type.Union(ATTEMPT_OUTCOMES.map((o) => Type.Literal(o)), {
+  outcome: literals(ATTEMPT_OUTCOMES, {
     description: "ok: a 2xx (webhook) or the SMTP server took the message; http_error: another status; timeout: no answer within the time limit (10 s); error: DNS, connection or SMTP failure; blocked: the address guard refused the URL or a redirect target (never sent, not retried)",
   }),
   statusCode: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status (webhook)" }),
@@ -43,10 +41,10 @@ export type DeliveryAttempt = typeof DeliveryAttempt.static;
 
 export const Delivery = Type.Object({
   id: Type.String({ description: `sent as ${DELIVERY_HEADER} on every attempt of a webhook delivery` }),
-  channel: Type.Union(DELIVERY_CHANNELS.map((c) => Type.Literal(c)), { description: "webhook: POST to paramsJson.notifyUrl; email: message to the owner (workflow.notify_email_enabled)" }),
+  channel: literals(DELIVERY_CHANNELS, { description: "webhook: POST to paramsJson.notifyUrl; email: message to the owner (workflow.notify_email_enabled)" }),
   target: Type.String({ description: "the notifyUrl, or the owner's e-mail address" }),
-  runStatus: Type.String({ description: "the terminal status it reports" }),
-  status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)), {
+  runStatus: literals(TERMINAL_RUN_STATUSES, { description: "the terminal status it reports" }),
+  status: literals(DELIVERY_STATUSES, {
     description: "pending: not yet accepted, more attempts to come; succeeded; failed: every attempt failed; blocked: the address guard refused it; skipped: e-mail switched off or SMTP unset before it went",
   }),
   attempts: Type.Array(DeliveryAttempt),

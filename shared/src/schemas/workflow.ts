@@ -8,6 +8,9 @@ import { Type } from "@sinclair/typebox";
 import { Page } from "./envelope";
 import { Delivery } from "./notify";
 import { NotificationDoc, TriggerDoc } from "./trigger-docs";
+import { ApprovalStatus, Decision, NodeCategory, RunStatus, RunTrigger, StepStatus } from "./vocab";
+
+export { ApprovalStatus, Decision, NodeCategory, RunStatus, RunTrigger, StepStatus } from "./vocab";
 
 const DateTime = (options: { description?: string } = {}) => Type.String({ format: "date-time", ...options });
 const NullableDateTime = Type.Union([DateTime(), Type.Null()]);
@@ -170,18 +173,6 @@ export const RunBody = Type.Object(
 );
 export type RunBody = typeof RunBody.static;
 
-/** Run statuses; `succeeded`, `failed` and `cancelled` are terminal. */
-export const RUN_STATUSES = ["queued", "running", "waiting_approval", "succeeded", "failed", "cancelled"] as const;
-export const RunStatus = Type.Union(RUN_STATUSES.map((s) => Type.Literal(s)));
-export type RunStatus = typeof RunStatus.static;
-
-export const STEP_STATUSES = ["pending", "running", "waiting_approval", "succeeded", "failed", "skipped"] as const;
-export const StepStatus = Type.Union(STEP_STATUSES.map((s) => Type.Literal(s)));
-export type StepStatus = typeof StepStatus.static;
-
-export const RUN_TRIGGERS = ["manual", "webhook", "schedule", "watch", "replay", "mcp"] as const;
-export const RunTrigger = Type.Union(RUN_TRIGGERS.map((s) => Type.Literal(s)));
-export type RunTrigger = typeof RunTrigger.static;
 
 const ErrorOrNull = (description: string) => Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()], { description });
 
@@ -219,13 +210,6 @@ export const Step = Type.Object({
 });
 export type Step = typeof Step.static;
 
-export const Decision = Type.Union([Type.Literal("approved"), Type.Literal("rejected")]);
-export type Decision = typeof Decision.static;
-
-/** `expired`: the wait timed out; `cancelled`: the run ended (cancelled or failed elsewhere) while it waited. */
-export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "expired", "cancelled"] as const;
-export const ApprovalStatus = Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)));
-export type ApprovalStatus = typeof ApprovalStatus.static;
 
 export const Approval = Type.Object({
   nodeId: Type.String(),
@@ -257,8 +241,6 @@ export const ApproveBody = Type.Object(
 );
 export type ApproveBody = typeof ApproveBody.static;
 
-export const NODE_CATEGORIES = ["trigger", "source", "op", "logic", "sink"] as const;
-export const NodeCategory = Type.Union(NODE_CATEGORIES.map((c) => Type.Literal(c)));
 
 /** One node kind as GET /api/workflows/catalog lists it. */
 export const CatalogNode = Type.Object({

@@ -4,6 +4,7 @@
  * versions, triggers, the public switches that govern them, runs. Components never call fetch.
  */
 import type { PutTriggerBody } from "@vektor/shared/schemas/trigger";
+import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import type { CreateWorkflowBody, TemplateBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "@vektor/shared/schemas/workflow";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { client } from "./client";
@@ -161,5 +162,5 @@ export const useRunDetail = (runId: string) =>
   useQuery({
     queryKey: [...WORKFLOWS_KEY, "runs", runId],
     queryFn: () => client.workflows.runDetail(runId),
-    refetchInterval: (q) => (q.state.data && ["succeeded", "failed", "cancelled"].includes(q.state.data.run.status) ? false : 1500),
+    refetchInterval: (q) => (q.state.data && isTerminalRun(q.state.data.run.status) ? false : 1500),
   });

@@ -1,5 +1,6 @@
 /** API tokens: create with scopes (the token is shown once, with a copy button), list, revoke. */
 import type { CreatedToken } from "@vektor/shared/schemas/account";
+import { TOKEN_SCOPES, type TokenScope as Scope } from "@vektor/shared/schemas/vocab";
 import { useState, type FormEvent } from "react";
 import { useCreateToken, useRevokeToken, useTokens } from "../api/account";
 import { formatDate } from "../components/format";
@@ -7,11 +8,8 @@ import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
 import { RowButton } from "../components/RowButton";
 import { Table } from "../components/Table";
 
-const SCOPES = [
-  { id: "api", label: "API (files, tools, batches, workflows)" },
-  { id: "mcp:write", label: "MCP tools that change things" },
-] as const;
-type Scope = (typeof SCOPES)[number]["id"];
+const SCOPE_LABELS: Record<Scope, string> = { api: "API (files, tools, batches, workflows)", "mcp:write": "MCP tools that change things" };
+const SCOPES = TOKEN_SCOPES.map((id) => ({ id, label: SCOPE_LABELS[id] }));
 
 export function TokensScreen() {
   return (

@@ -1,9 +1,10 @@
 /** token create | list | revoke (need a session: `vektor login` with e-mail and password). */
 import type { CreateTokenBody } from "@vektor/shared/schemas/account";
+import { TOKEN_SCOPES } from "@vektor/shared/schemas/vocab";
 import { Command, Option } from "commander";
 import { context, UsageError, type GlobalOptions } from "../context";
 
-const scopes = new Option("--scope <scope...>", "scopes (default api)").choices(["api", "mcp:write"]);
+const scopes = new Option("--scope <scope...>", "scopes (default api)").choices(TOKEN_SCOPES);
 
 export function tokenCommands(program: Command): void {
   const token = program.command("token").description("API tokens (vk_...) for scripts and MCP clients");

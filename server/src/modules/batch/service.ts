@@ -4,6 +4,7 @@
  * a short balance creates nothing and two concurrent creations can never overdraw.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
+import { isTerminalBatch, type JobStatus } from "@vektor/shared/schemas/vocab";
 import { and, asc, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db } from "../../db/client";
@@ -15,7 +16,7 @@ import { enqueueAll } from "../../queue/enqueue";
 import { admitInputs, admitTool, orThrow } from "../../tools/admission";
 import { credit, debit } from "../../credits/ledger";
 import type { ConfigService } from "../config/service";
-import { batchStatus, countStatuses, TERMINAL_BATCH, type Counts } from "./status";
+import { batchStatus, countStatuses, type Counts } from "./status";
 
 export const ENGINES = ["server"] as const;
 const MB = 1024 * 1024;
@@ -111,7 +112,7 @@ export class BatchService {
   async counts(batchIds: string[], db: Pick<Db, "select"> = this.db): Promise<Map<string, Counts>> {
     const out = new Map<string, Counts>();
     if (batchIds.length === 0) return out;
-    const n = (status: string) => sql<number>`(count(*) filter (where ${job.status} = ${status}))::int`;
+    const n = (status: JobStatus) => sql<number>`(count(*) filter (where ${job.status} = ${status}))::int`;
     const rows = await db
       .select({ batchId: job.batchId, total: sql<number>`count(*)::int`, done: n("succeeded"), failed: n("failed"), cancelled: n("cancelled"), running: n("running"), queued: n("queued") })
       .from(job)
@@ -184,7 +185,7 @@ export class BatchService {
       const [locked] = await tx.select().from(batch).where(eq(batch.id, row.id)).for("update");
       // Inside the transaction: PGlite has one connection, a query outside would wait for this one.
       const counts = (await this.counts([row.id], tx)).get(row.id);
-      if (TERMINAL_BATCH.has(batchStatus(counts ?? { total: 0, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 }, locked.cancelledAt))) {
+      if (isTerminalBatch(batchStatus(counts ?? { total: 0, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 }, locked.cancelledAt))) {
         throw fail.invalidState("The batch has already ended");
       }
       const cancelled = await cancelQueued(tx, eq(job.batchId, row.id), "The batch was cancelled");

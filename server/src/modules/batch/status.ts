@@ -1,4 +1,8 @@
 /** Batch counters and the status they imply (contract section 6). */
+import type { BatchStatus, JobStatus } from "@vektor/shared/schemas/vocab";
+
+export type { BatchStatus } from "@vektor/shared/schemas/vocab";
+
 export interface Counts {
   total: number;
   done: number;
@@ -9,18 +13,14 @@ export interface Counts {
 }
 
 /** Which counter each item (job) status adds to. */
-const COUNTER: Record<string, keyof Omit<Counts, "total">> = { succeeded: "done", failed: "failed", cancelled: "cancelled", running: "running", queued: "queued" };
+const COUNTER: Record<JobStatus, keyof Omit<Counts, "total">> = { succeeded: "done", failed: "failed", cancelled: "cancelled", running: "running", queued: "queued" };
 
 /** Counters of a batch from its items' statuses. */
-export function countStatuses(statuses: string[]): Counts {
+export function countStatuses(statuses: JobStatus[]): Counts {
   const c: Counts = { total: statuses.length, done: 0, failed: 0, cancelled: 0, running: 0, queued: 0 };
   for (const status of statuses) if (COUNTER[status]) c[COUNTER[status]]++;
   return c;
 }
-
-export type BatchStatus = "queued" | "running" | "completed" | "failed" | "cancelled";
-
-export const TERMINAL_BATCH = new Set<BatchStatus>(["completed", "failed", "cancelled"]);
 
 /** cancelled once cancelled; completed when every item ended; failed when every item failed. */
 export function batchStatus(c: Counts, cancelledAt: Date | null): BatchStatus {

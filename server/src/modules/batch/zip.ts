@@ -4,13 +4,14 @@
  * as ETag. One process builds; concurrent requests wait for it.
  */
 import { fail } from "@vektor/shared/errors";
+import { isTerminalBatch } from "@vektor/shared/schemas/vocab";
 import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { batch, file, job } from "../../db/schema";
 import type { ObjectStore } from "../../storage/types";
 import type { BatchService } from "./service";
 import { putZip } from "../../storage/zip";
-import { batchStatus, TERMINAL_BATCH } from "./status";
+import { batchStatus } from "./status";
 
 const STALE_BUILD_MS = 30 * 60_000;
 type BatchRow = typeof batch.$inferSelect;
@@ -31,7 +32,7 @@ export class BatchZips {
   async get(userId: string, batchId: string): Promise<ZipInfo> {
     let row = await this.batches.owned(userId, batchId);
     const counts = (await this.batches.counts([batchId])).get(batchId);
-    if (!counts || !TERMINAL_BATCH.has(batchStatus(counts, row.cancelledAt))) throw fail.invalidState("The ZIP is made once the batch has ended");
+    if (!counts || !isTerminalBatch(batchStatus(counts, row.cancelledAt))) throw fail.invalidState("The ZIP is made once the batch has ended");
     if (counts.done === 0) throw fail.invalidState("The batch has no outputs yet");
     for (let waited = 0; ; waited += 250) {
       if (row.zipState === "ready") return info(row);

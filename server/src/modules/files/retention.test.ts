@@ -1,5 +1,6 @@
 /** The retention sweep as a self-rescheduling, deduplicated queue job, on the real database. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { JobStatus } from "@vektor/shared/schemas/vocab";
 import { and, eq } from "drizzle-orm";
 import { file, job } from "../../db/schema";
 import { readEnv } from "../../env";
@@ -21,7 +22,7 @@ afterAll(() => q?.close());
 beforeEach(() => clearQueue(q.db));
 afterEach(stopRunners);
 
-const sweeps = (status: string) => q.db.select().from(job).where(and(eq(job.kind, "retention.sweep"), eq(job.status, status)));
+const sweeps = (status: JobStatus) => q.db.select().from(job).where(and(eq(job.kind, "retention.sweep"), eq(job.status, status)));
 
 describe("retention sweep", () => {
   test("two processes scheduling it at once queue one sweep, ten minutes out", async () => {

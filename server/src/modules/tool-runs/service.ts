@@ -5,6 +5,7 @@
  * process or another one sharing the DB.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
+import { isTerminalJob, LIVE_JOB_STATUSES } from "@vektor/shared/schemas/vocab";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
@@ -14,7 +15,7 @@ import { enqueueAll, type ToolOrigin } from "../../queue/enqueue";
 import type { JobRow } from "../../queue/kinds";
 import { admitCount, admitInputs, admitTool, orThrow, refusalError } from "../../tools/admission";
 import type { ConfigService } from "../config/service";
-import { jobView, runOf, TERMINAL_JOB, type JobView } from "./view";
+import { jobView, runOf, type JobView } from "./view";
 
 export interface JobRequest {
   type: string;
@@ -99,7 +100,7 @@ export class ToolRunService {
         .where(and(eq(job.id, jobId), eq(job.userId, userId), eq(job.kind, "tool.run")))
         .for("update");
       if (!found) throw fail.notFound("Job");
-      if (TERMINAL_JOB.has(found.status)) throw fail.invalidState(`The job has already ended (${found.status})`);
+      if (isTerminalJob(found.status)) throw fail.invalidState(`The job has already ended (${found.status})`);
       if (found.batchId) throw fail.invalidState(`The job is an item of batch ${found.batchId}: cancel the batch (POST /api/batch/${found.batchId}/cancel)`);
       const runId = runOf(found);
       if (runId) throw fail.invalidState(`The job is part of workflow run ${runId}: cancel the run (POST /api/workflows/runs/${runId}/cancel)`);
@@ -137,7 +138,7 @@ export class ToolRunService {
     const [r] = await this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(job)
-      .where(and(eq(job.kind, "tool.run"), inArray(job.status, ["queued", "running"])));
+      .where(and(eq(job.kind, "tool.run"), inArray(job.status, [...LIVE_JOB_STATUSES])));
     return r.n;
   }
 
@@ -147,7 +148,7 @@ export class ToolRunService {
     let delay = 25;
     for (;;) {
       const view = await this.get(userId, jobId);
-      if (TERMINAL_JOB.has(view.status) || Date.now() >= deadline) return view;
+      if (isTerminalJob(view.status) || Date.now() >= deadline) return view;
       await Bun.sleep(Math.min(delay, deadline - Date.now()));
       delay = Math.min(delay * 2, 250);
     }

@@ -1,27 +1,11 @@
 /** A job row as the API shows it. */
+import type { Job } from "@vektor/shared/schemas/job";
 import type { file } from "../../db/schema";
 import type { JobRow } from "../../queue/kinds";
 type FileRow = typeof file.$inferSelect;
 
-export interface JobView {
-  jobId: string;
-  type: string;
-  status: string;
-  fileIds: string[];
-  params: Record<string, unknown>;
-  progress: number;
-  outputs: { fileId: string; filename: string; mime: string; size: number }[];
-  output: { fileIds: string[] } | null;
-  errorCode: string | null;
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  batchId: string | null;
-  runId: string | null;
-  cancelRequested: boolean;
-}
+/** The API's Job, from its schema. */
+export type JobView = Job;
 
 export function jobView(row: JobRow, outputs: FileRow[]): JobView {
   const byId = new Map(outputs.map((f) => [f.id, f]));
@@ -54,5 +38,3 @@ export function runOf(row: JobRow): string | null {
   const runId = (row.data as { runId?: unknown } | null)?.runId;
   return typeof runId === "string" ? runId : null;
 }
-
-export const TERMINAL_JOB = new Set(["succeeded", "failed", "cancelled"]);

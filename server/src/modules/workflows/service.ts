@@ -6,6 +6,7 @@
  */
 import { jsonDepthExceeds, MAX_JSON_DEPTH, requireStorableText } from "@vektor/shared/json";
 import { fail, ServiceError } from "@vektor/shared/errors";
+import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db, Tx } from "../../db/client";
@@ -19,7 +20,7 @@ import { newId } from "../../lib/ids";
 import { debit } from "../../credits/ledger";
 import { admitInputs, orThrow } from "../../tools/admission";
 import type { ConfigService } from "../config/service";
-import { lockRun, TERMINAL_RUN, type Engine, type RunRow } from "../../workflows/engine";
+import { lockRun, type Engine, type RunRow } from "../../workflows/engine";
 import { expandGraph } from "../../workflows/expand";
 import { parseGraph } from "../../workflows/graph";
 import { getNodeKind } from "../../workflows/nodes";
@@ -254,7 +255,7 @@ export class WorkflowService {
       await inTx?.(tx, runId);
       await debit(tx, caller.id, credits, "workflow_run", runId);
       await tx.insert(workflowRun).values({ id: runId, workflowId: wf.id, userId: caller.id, versionId: wf.versionId, status: "running", trigger, plan, paramsJson: wf.paramsJson, notifySecretSealed: wf.notifySecretSealed, inputFileIds: fileIds, credits, perStepCredits: perStep, replayOf, startedAt: new Date() });
-      await tx.insert(workflowStep).values(plan.nodes.map((n) => ({ id: newId("st"), runId, nodeId: n.id, parentNodeId: n.parentId, type: n.type, status: "pending", charged: charged.has(n.id) })));
+      await tx.insert(workflowStep).values(plan.nodes.map((n): typeof workflowStep.$inferInsert => ({ id: newId("st"), runId, nodeId: n.id, parentNodeId: n.parentId, type: n.type, status: "pending", charged: charged.has(n.id) })));
       const run = await lockRun(tx, runId);
       await this.engine.advance(tx, run!);
     });
@@ -313,7 +314,7 @@ export class WorkflowService {
     const owned = await this.ownedRun(userId, runId);
     const result = await this.db.transaction(async (tx) => {
       const run = (await lockRun(tx, owned.id))!;
-      if (TERMINAL_RUN.has(run.status)) throw fail.invalidState(`The run has already ended (${run.status})`);
+      if (isTerminalRun(run.status)) throw fail.invalidState(`The run has already ended (${run.status})`);
       return this.engine.cancel(tx, run);
     });
     this.onCancelled(result.stopping);
@@ -331,7 +332,7 @@ export class WorkflowService {
         .where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending"), body.nodeId ? eq(workflowApproval.nodeId, body.nodeId) : undefined))
         .orderBy(asc(workflowApproval.requestedAt))
         .limit(1);
-      if (TERMINAL_RUN.has(run.status) || !pending.length) throw fail.invalidState("The run is not waiting for an approval");
+      if (isTerminalRun(run.status) || !pending.length) throw fail.invalidState("The run is not waiting for an approval");
       const approval = pending[0];
       const [decided] = await tx
         .update(workflowApproval)

@@ -4,6 +4,7 @@
  * step's inputs are ready. The engine knows no node by name.
  */
 import type { FormatId } from "@vektor/shared/formats";
+import type { NodeCategory } from "@vektor/shared/schemas/vocab";
 import type { TObject } from "@sinclair/typebox";
 
 /** A file as a step sees it: ids pass between steps, never bytes. */
@@ -78,7 +79,7 @@ export interface NodeIo {
   maxInputs?: number;
 }
 
-export type NodeCategory = "trigger" | "source" | "op" | "logic" | "sink";
+export type { NodeCategory } from "@vektor/shared/schemas/vocab";
 
 export interface NodeDescription {
   /** The node's `type` in graphJson (`logic.filter`, `op.pdf.compress`, ...). */

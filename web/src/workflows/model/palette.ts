@@ -5,6 +5,7 @@
  * group, so a family reads as the tool registry lists it.
  */
 import { FORMATS } from "@vektor/shared/formats";
+import { NODE_CATEGORIES } from "@vektor/shared/schemas/vocab";
 import type { CatalogEntry } from "./types";
 
 export interface PaletteGroup {
@@ -17,7 +18,6 @@ export interface PaletteGroup {
 }
 
 const CATEGORY_LABELS: Record<CatalogEntry["category"], string> = { trigger: "Triggers", source: "Sources", op: "Operations", logic: "Logic", sink: "Sinks" };
-const CATEGORY_ORDER: CatalogEntry["category"][] = ["trigger", "source", "op", "logic", "sink"];
 
 /** Families whose name is not just a capitalised word. */
 const FAMILY_LABELS: Record<string, string> = {
@@ -42,7 +42,7 @@ export function familyLabel(family: string): string {
 /** Triggers, Sources, one group per tool family, Logic, Sinks; empty groups left out. */
 export function paletteGroups(catalog: readonly CatalogEntry[]): PaletteGroup[] {
   const groups: PaletteGroup[] = [];
-  for (const category of CATEGORY_ORDER) {
+  for (const category of NODE_CATEGORIES) {
     const entries = catalog.filter((e) => e.category === category);
     if (category !== "op") {
       if (entries.length) groups.push({ label: CATEGORY_LABELS[category], category, entries });
