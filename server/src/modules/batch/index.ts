@@ -5,7 +5,7 @@ import { isTerminalBatch } from "@vektor/shared/schemas/vocab";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
@@ -62,16 +62,16 @@ function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void) => 
 }
 
 export function batchModule(s: Services, d: BatchDeps) {
-  const { doc, docJson } = routeDocs(s.callers);
-  const user = (request: Request) => s.callers.require(request, "api");
+  const { doc, docJson } = routeDocs();
   const tags = ["Batch"];
   return new Elysia({ prefix: "/api/batch" })
+    .use(authMacro(s.callers))
     .use(jsonBody)
     .get("/settings", async () => ok(await d.batches.settings()), doc({ summary: "Batch limits, costs and engines", tags, auth: "public", data: BatchSettings }))
-    .post("/estimate", async ({ request, body }) => ok(await d.batches.estimate((await user(request)).plan, body.fileCount)), {
+    .post("/estimate", async ({ caller, body }) => ok(await d.batches.estimate(caller.plan, body.fileCount)), {
       ...docJson(EstimateBody, { summary: "What a batch of fileCount files would cost", description: "credits = baseCredits + perFileCredits x fileCount; maxFiles is the caller's plan limit.", tags, auth: "api", data: Estimate }),
     })
-    .post("", async ({ request, body }) => ok(await d.batches.create(await user(request), body)), {
+    .post("", async ({ caller, body }) => ok(await d.batches.create(caller, body)), {
       ...docJson(CreateBatchBody, {
         summary: "Create a batch: one tool over many files",
         description:
@@ -82,19 +82,19 @@ export function batchModule(s: Services, d: BatchDeps) {
         data: BatchCreated,
       }),
     })
-    .get("", async ({ request, query }) => ok(await d.batches.list((await user(request)).id, parseLimit(query.limit, 50, 200), query.cursor)), {
+    .get("", async ({ caller, query }) => ok(await d.batches.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor)), {
       query: ListQuery,
       ...doc({ summary: "The caller's batches, newest first", tags, auth: "api", data: BatchPage }),
     })
-    .get("/presets", async ({ request }) => ok(await d.batches.presets((await user(request)).id)), doc({ summary: "The caller's batch presets", tags, auth: "api", data: Type.Array(Preset) }))
-    .post("/presets", async ({ request, body }) => ok(await d.batches.createPreset((await user(request)).id, body)), {
+    .get("/presets", async ({ caller }) => ok(await d.batches.presets(caller.id)), doc({ summary: "The caller's batch presets", tags, auth: "api", data: Type.Array(Preset) }))
+    .post("/presets", async ({ caller, body }) => ok(await d.batches.createPreset(caller.id, body)), {
       ...docJson(PresetBody, { summary: "Save a named { type, params, engine } preset", tags, auth: "api", data: Preset }),
     })
-    .get("/:id", async ({ request, params }) => ok(await d.batches.detail((await user(request)).id, params.id)), {
+    .get("/:id", async ({ caller, params }) => ok(await d.batches.detail(caller.id, params.id)), {
       params: IdParam,
       ...doc({ summary: "A batch and its items", tags, auth: "api", errors: ["NOT_FOUND"], data: BatchDetail }),
     })
-    .post("/:id/cancel", async ({ request, params }) => ok(await d.batches.cancel((await user(request)).id, params.id)), {
+    .post("/:id/cancel", async ({ caller, params }) => ok(await d.batches.cancel(caller.id, params.id)), {
       params: IdParam,
       ...doc({
         summary: "Cancel a batch",
@@ -105,14 +105,13 @@ export function batchModule(s: Services, d: BatchDeps) {
         data: BatchCancelled,
       }),
     })
-    .post("/:id/retry", async ({ request, params }) => ok(await d.batches.retry((await user(request)).id, params.id)), {
+    .post("/:id/retry", async ({ caller, params }) => ok(await d.batches.retry(caller.id, params.id)), {
       params: IdParam,
       ...doc({ summary: "Re-run the failed items only (no charge)", tags, auth: "api", errors: ["NOT_FOUND", "INVALID_STATE"], data: BatchRetried }),
     })
     .get(
       "/:id/events",
-      async ({ request, params }) => {
-        const caller = await user(request);
+      async ({ caller, request, params }) => {
         await d.batches.owned(caller.id, params.id);
         const first = await d.hub.current(params.id);
         return eventStream(first, (fn) => d.hub.subscribe(params.id, fn), d.heartbeatMs, request.signal);
@@ -131,8 +130,8 @@ export function batchModule(s: Services, d: BatchDeps) {
     )
     .get(
       "/:id/zip",
-      async ({ request, params }) => {
-        const zip = await d.zips.get((await user(request)).id, params.id);
+      async ({ caller, request, params }) => {
+        const zip = await d.zips.get(caller.id, params.id);
         const etag = `"${zip.sha256}"`;
         const headers: Record<string, string> = { etag, "content-type": "application/zip", "content-disposition": `attachment; filename="${zip.filename}"`, "accept-ranges": "bytes" };
         if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });

@@ -5,7 +5,7 @@ import { isTerminalJob } from "@vektor/shared/schemas/vocab";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
-import { routeDocs } from "../../http/docs";
+import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
@@ -18,15 +18,15 @@ const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
 export const TOOL_WAIT_MS = 60_000;
 
 export function toolRunsModule(s: Services, jobs: ToolRunService, opts: { waitMs?: number } = {}) {
-  const { doc, docJson } = routeDocs(s.callers);
+  const { doc, docJson } = routeDocs();
   const idem = new Idempotency(s.database.db);
   const waitMs = opts.waitMs ?? TOOL_WAIT_MS;
   return new Elysia()
     .use(jsonBody)
+    .use(authMacro(s.callers))
     .post(
       "/api/tools/:slug",
-      async ({ request, params, body, set }) => {
-        const caller = await s.callers.require(request, "api");
+      async ({ caller, request, params, body, set }) => {
         const key = request.headers.get("idempotency-key");
         const create = async () => (await jobs.create(caller.id, { type: params.slug, fileIds: body.fileIds, params: body.params })).jobId;
         const jobId = key ? await idem.once(caller.id, `tools:${params.slug}`, key, body, create) : await create();
@@ -49,10 +49,10 @@ export function toolRunsModule(s: Services, jobs: ToolRunService, opts: { waitMs
     )
     .post(
       "/api/files",
-      async ({ request, body }) => ok(await jobs.create((await s.callers.require(request, "api")).id, body)),
+      async ({ caller, body }) => ok(await jobs.create(caller.id, body)),
       docJson(CreateJobBody, { summary: "Create a job (queued; poll GET /api/jobs/{jobId})", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "FEATURE_DISABLED"], data: Job }),
     )
-    .get("/api/jobs", async ({ request, query }) => ok(await jobs.list((await s.callers.require(request, "api")).id, parseLimit(query.limit, 50, 200), query.cursor)), {
+    .get("/api/jobs", async ({ caller, query }) => ok(await jobs.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor)), {
       query: ListQuery,
       ...doc({
         summary: "The caller's tool jobs, newest first",
@@ -63,11 +63,11 @@ export function toolRunsModule(s: Services, jobs: ToolRunService, opts: { waitMs
         data: JobPage,
       }),
     })
-    .get("/api/jobs/:jobId", async ({ request, params }) => ok(await jobs.get((await s.callers.require(request, "api")).id, params.jobId)), {
+    .get("/api/jobs/:jobId", async ({ caller, params }) => ok(await jobs.get(caller.id, params.jobId)), {
       params: JobIdParam,
       ...doc({ summary: "Job status and output", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
     })
-    .post("/api/jobs/:jobId/cancel", async ({ request, params }) => ok(await jobs.cancel((await s.callers.require(request, "api")).id, params.jobId)), {
+    .post("/api/jobs/:jobId/cancel", async ({ caller, params }) => ok(await jobs.cancel(caller.id, params.jobId)), {
       params: JobIdParam,
       ...doc({
         summary: "Cancel a job",
@@ -79,7 +79,7 @@ export function toolRunsModule(s: Services, jobs: ToolRunService, opts: { waitMs
         data: Job,
       }),
     })
-    .get("/api/files/jobs-latest", async ({ request, query }) => ok(await jobs.latestForFile((await s.callers.require(request, "api")).id, query.fileId)), {
+    .get("/api/files/jobs-latest", async ({ caller, query }) => ok(await jobs.latestForFile(caller.id, query.fileId)), {
       query: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) }),
       ...doc({ summary: "The latest job that took this file as input", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
     });
