@@ -4,7 +4,7 @@
  * seen in the last second is answered from the CredentialCache (see there for revocation).
  */
 import { fail } from "@vektor/shared/errors";
-import type { TokenScope } from "@vektor/shared/schemas/vocab";
+import { TOKEN_SCOPES, type TokenScope } from "@vektor/shared/schemas/vocab";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { user } from "../db/schema";
@@ -89,7 +89,7 @@ export class CallerResolver {
       const found = await this.auth.api.getSession({ headers: request.headers }).catch(() => null);
       if (!found) return null;
       const u = found.user as typeof found.user & { role?: string; plan?: string };
-      const caller = { id: u.id, email: u.email, name: u.name, role: u.role ?? "user", plan: u.plan === "pro" ? "pro" : "free", via: "session", scopes: ["api", "mcp:write"] } satisfies Caller;
+      const caller = { id: u.id, email: u.email, name: u.name, role: u.role ?? "user", plan: u.plan === "pro" ? "pro" : "free", via: "session", scopes: [...TOKEN_SCOPES] } satisfies Caller;
       return { caller, expiresAt: new Date(found.session.expiresAt).getTime() };
     });
   }

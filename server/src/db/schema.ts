@@ -4,8 +4,8 @@
  * generated from this file (`bun run db:generate` in server/) and run on PGlite and Postgres.
  */
 import { sql } from "drizzle-orm";
-import { APPROVAL_STATUSES, DECISIONS, DELIVERY_CHANNELS, DELIVERY_STATUSES, JOB_STATUSES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TERMINAL_RUN_STATUSES, type AttemptOutcome, type TokenScope } from "@vektor/shared/schemas/vocab";
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { APPROVAL_STATUSES, DECISIONS, DELIVERY_CHANNELS, DELIVERY_STATUSES, JOB_STATUSES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TERMINAL_RUN_STATUSES, TOKEN_SCOPES, type AttemptOutcome, type TokenScope } from "@vektor/shared/schemas/vocab";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 const createdAt = () => ts("created_at").notNull().defaultNow();
@@ -15,6 +15,13 @@ const createdAt = () => ts("created_at").notNull().defaultNow();
  * Rows written before migration 0010 had it in params_json; the partial index finds any left, so
  * the step that seals them at every start reads only those rows (empty once done).
  */
+/**
+ * A column holds one of a vocabulary's values (shared/src/schemas/vocab.ts): the CHECK says so to
+ * the database, `text({ enum })` to the code.
+ */
+const oneOf = (name: string, column: AnyPgColumn, values: readonly string[]) => check(name, sql`${column} in (${sql.raw(values.map(literal).join(", "))})`);
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
 const notifySecretSealed = () => text("notify_secret_sealed");
 const plainNotifySecretIdx = (name: string, t: { id: AnyPgColumn; paramsJson: AnyPgColumn }) => index(name).on(t.id).where(sql`${t.paramsJson} LIKE '%notifySecret%'`);
 
@@ -113,7 +120,11 @@ export const apiToken = pgTable(
     expiresAt: ts("expires_at"),
     revokedAt: ts("revoked_at"),
   },
-  (t) => [uniqueIndex("api_token_hash_idx").on(t.tokenHash), index("api_token_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_token_hash_idx").on(t.tokenHash),
+    index("api_token_user_idx").on(t.userId),
+    check("api_token_scopes_check", sql`jsonb_typeof(${t.scopes}) = 'array' and ${t.scopes} <@ ${sql.raw(literal(JSON.stringify(TOKEN_SCOPES)))}::jsonb`),
+  ],
 );
 
 /** Admin overrides of configuration keys; a key without a row has its default. */
@@ -237,6 +248,7 @@ export const job = pgTable(
     uniqueIndex("job_dedupe_live_idx").on(t.dedupeKey).where(sql`status in ('queued', 'running')`),
     index("job_user_created_idx").on(t.userId, t.createdAt),
     index("job_batch_idx").on(t.batchId, t.position),
+    oneOf("job_status_check", t.status, JOB_STATUSES),
   ],
 );
 
@@ -390,7 +402,13 @@ export const workflowRun = pgTable(
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt, t.id), index("workflow_run_user_idx").on(t.userId, t.createdAt), plainNotifySecretIdx("workflow_run_plain_notify_secret_idx", t)],
+  (t) => [
+    index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt, t.id),
+    index("workflow_run_user_idx").on(t.userId, t.createdAt),
+    plainNotifySecretIdx("workflow_run_plain_notify_secret_idx", t),
+    oneOf("workflow_run_status_check", t.status, RUN_STATUSES),
+    oneOf("workflow_run_trigger_check", t.trigger, RUN_TRIGGERS),
+  ],
 );
 
 export const workflowStep = pgTable(
@@ -417,7 +435,7 @@ export const workflowStep = pgTable(
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [uniqueIndex("workflow_step_run_node_idx").on(t.runId, t.nodeId)],
+  (t) => [uniqueIndex("workflow_step_run_node_idx").on(t.runId, t.nodeId), oneOf("workflow_step_status_check", t.status, STEP_STATUSES)],
 );
 
 export const workflowApproval = pgTable(
@@ -436,7 +454,7 @@ export const workflowApproval = pgTable(
     note: text("note"),
     decidedBy: text("decided_by"),
   },
-  (t) => [index("workflow_approval_run_idx").on(t.runId)],
+  (t) => [index("workflow_approval_run_idx").on(t.runId), oneOf("workflow_approval_status_check", t.status, APPROVAL_STATUSES), oneOf("workflow_approval_decision_check", t.decision, DECISIONS)],
 );
 
 /**
@@ -527,7 +545,12 @@ export const delivery = pgTable(
     createdAt: createdAt(),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("delivery_run_idx").on(t.runId, t.createdAt)],
+  (t) => [
+    index("delivery_run_idx").on(t.runId, t.createdAt),
+    oneOf("delivery_channel_check", t.channel, DELIVERY_CHANNELS),
+    oneOf("delivery_run_status_check", t.runStatus, TERMINAL_RUN_STATUSES),
+    oneOf("delivery_status_check", t.status, DELIVERY_STATUSES),
+  ],
 );
 
 export const schema = { user, session, account, verification, creditLedger, apiToken, setting, rateLimitCount, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature, delivery };

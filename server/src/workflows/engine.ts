@@ -6,7 +6,7 @@
  * status exactly once (Windmill's worker_flow: a finished step pushes the next in the same
  * transaction). Steps never carry bytes: files pass between them as ids.
  */
-import { isPassedStep, isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
+import { isPassedStep, isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, TERMINAL_STEP_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
@@ -166,7 +166,7 @@ export class Engine {
     await tx
       .update(workflowStep)
       .set({ status: "skipped", finishedAt: new Date() })
-      .where(and(eq(workflowStep.runId, run.id), inArray(workflowStep.status, ["pending", "running", "waiting_approval"])));
+      .where(and(eq(workflowStep.runId, run.id), notInArray(workflowStep.status, [...TERMINAL_STEP_STATUSES])));
     await tx.update(workflowApproval).set({ status: "cancelled" }).where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending")));
     for (const hook of this.terminalHooks) await hook(tx, { ...ended, status });
     return true;

@@ -1,4 +1,5 @@
 /** mcp-config: the JSON an MCP client (Claude Desktop, Cursor, ...) needs to reach this server. */
+import { TOKEN_SCOPES } from "@vektor/shared/schemas/vocab";
 import type { Command } from "commander";
 import { context, type GlobalOptions } from "../context";
 
@@ -15,7 +16,7 @@ export function mcpCommand(program: Command): void {
       let token = o.token ?? ctx.client.t.token;
       if (!token) {
         // Signed in with a session: an MCP client needs a token of its own.
-        const created = await ctx.client.tokens.create({ name: "mcp", scopes: o.readOnly ? ["api"] : ["api", "mcp:write"] });
+        const created = await ctx.client.tokens.create({ name: "mcp", scopes: o.readOnly ? ["api"] : [...TOKEN_SCOPES] });
         token = created.token;
         ctx.note(`created token ${created.id} (scopes ${created.scopes.join(" ")}); revoke it with: vektor token revoke ${created.id}`);
       }

@@ -1,4 +1,5 @@
 /** workflow list | run <id> <files...> [--wait] | approve <runId>. */
+import { TERMINAL_RUN_STATUSES } from "@vektor/shared/schemas/vocab";
 import type { RunDetail } from "@vektor/shared/schemas/workflow";
 import { Command } from "commander";
 import { context, FailedWork, UsageError, type GlobalOptions } from "../context";
@@ -35,7 +36,7 @@ export function workflowCommands(program: Command): void {
       const ctx = await context(o);
       const started = await withInterrupt(async (signal) => ctx.client.workflows.run(id, await fileIdsOf(ctx, files, signal)));
       if (!o.wait) return ctx.print(started, () => `${started.runId} started (${started.credits} credits)`);
-      const d = await ctx.client.workflows.waitFor(started.runId, { until: ["succeeded", "failed", "cancelled", "waiting_approval"], timeoutMs: timeout * 1000 });
+      const d = await ctx.client.workflows.waitFor(started.runId, { until: [...TERMINAL_RUN_STATUSES, "waiting_approval"], timeoutMs: timeout * 1000 });
       ctx.print(d, () => runLines(d));
       if (d.run.status === "failed" || d.run.status === "cancelled") throw new FailedWork(d.run.error?.code ?? "RUN_FAILED", d.run.error?.message ?? `the run ${d.run.status}`);
     });

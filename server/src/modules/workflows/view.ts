@@ -1,5 +1,6 @@
 /** Workflow rows as the API shows them (contract section 7 shapes). */
 import type { Delivery } from "@vektor/shared/schemas/notify";
+import type { Approval, Run, Step } from "@vektor/shared/schemas/workflow";
 import type { delivery, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion } from "../../db/schema";
 import { shownParams } from "../../workflows/notify/secret";
 
@@ -17,7 +18,7 @@ export function versionView(v: typeof workflowVersion.$inferSelect, currentId: s
   return { versionId: v.id, createdAt: v.createdAt.toISOString(), name: v.name, current: v.id === currentId, graphJson: v.graphJson, paramsJson, notifySecretSet };
 }
 
-export function runView(r: typeof workflowRun.$inferSelect) {
+export function runView(r: typeof workflowRun.$inferSelect): Run {
   return {
     runId: r.id,
     workflowId: r.workflowId,
@@ -36,7 +37,7 @@ export function runView(r: typeof workflowRun.$inferSelect) {
   };
 }
 
-export function stepView(s: typeof workflowStep.$inferSelect) {
+export function stepView(s: typeof workflowStep.$inferSelect): Step {
   return {
     nodeId: s.nodeId,
     parentNodeId: s.parentNodeId,
@@ -53,7 +54,7 @@ export function stepView(s: typeof workflowStep.$inferSelect) {
   };
 }
 
-export function approvalView(a: typeof workflowApproval.$inferSelect) {
+export function approvalView(a: typeof workflowApproval.$inferSelect): Approval {
   return {
     nodeId: a.nodeId,
     status: a.status,
@@ -78,10 +79,10 @@ export function templateView(t: TemplateLike, builtIn: boolean) {
 export function deliveryView(d: typeof delivery.$inferSelect): Delivery {
   return {
     id: d.id,
-    channel: d.channel as Delivery["channel"],
+    channel: d.channel,
     target: d.target,
     runStatus: d.runStatus,
-    status: d.status as Delivery["status"],
+    status: d.status,
     attempts: d.attempts,
     createdAt: d.createdAt.toISOString(),
     finishedAt: iso(d.finishedAt),

@@ -1,0 +1,10 @@
+ALTER TABLE "api_token" ADD CONSTRAINT "api_token_scopes_check" CHECK (jsonb_typeof("api_token"."scopes") = 'array' and "api_token"."scopes" <@ '["api","mcp:write"]'::jsonb);--> statement-breakpoint
+ALTER TABLE "delivery" ADD CONSTRAINT "delivery_channel_check" CHECK ("delivery"."channel" in ('webhook', 'email'));--> statement-breakpoint
+ALTER TABLE "delivery" ADD CONSTRAINT "delivery_run_status_check" CHECK ("delivery"."run_status" in ('succeeded', 'failed', 'cancelled'));--> statement-breakpoint
+ALTER TABLE "delivery" ADD CONSTRAINT "delivery_status_check" CHECK ("delivery"."status" in ('pending', 'succeeded', 'failed', 'blocked', 'skipped'));--> statement-breakpoint
+ALTER TABLE "job" ADD CONSTRAINT "job_status_check" CHECK ("job"."status" in ('queued', 'running', 'succeeded', 'failed', 'cancelled'));--> statement-breakpoint
+ALTER TABLE "workflow_approval" ADD CONSTRAINT "workflow_approval_status_check" CHECK ("workflow_approval"."status" in ('pending', 'approved', 'rejected', 'expired', 'cancelled'));--> statement-breakpoint
+ALTER TABLE "workflow_approval" ADD CONSTRAINT "workflow_approval_decision_check" CHECK ("workflow_approval"."decision" in ('approved', 'rejected'));--> statement-breakpoint
+ALTER TABLE "workflow_run" ADD CONSTRAINT "workflow_run_status_check" CHECK ("workflow_run"."status" in ('queued', 'running', 'waiting_approval', 'succeeded', 'failed', 'cancelled'));--> statement-breakpoint
+ALTER TABLE "workflow_run" ADD CONSTRAINT "workflow_run_trigger_check" CHECK ("workflow_run"."trigger" in ('manual', 'webhook', 'schedule', 'watch', 'replay', 'mcp'));--> statement-breakpoint
+ALTER TABLE "workflow_step" ADD CONSTRAINT "workflow_step_status_check" CHECK ("workflow_step"."status" in ('pending', 'running', 'waiting_approval', 'succeeded', 'failed', 'skipped'));
