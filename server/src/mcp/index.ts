@@ -11,6 +11,7 @@ import type { OpenAPIV3 } from "openapi-types";
 import type { Caller } from "../auth/caller";
 import { JSON_BODY_LIMIT, requestIdOf } from "../http/core";
 import type { Services } from "../services";
+import { accessTable, namesInProse } from "./access";
 import { allowedHostnames, checkHostAndOrigin, readMessage, RPC, RpcRefusal, rpcError } from "./http";
 import { buildServer } from "./server";
 
@@ -67,13 +68,9 @@ const RULES = `Streamable HTTP transport of the Model Context Protocol (JSON-RPC
 
 Methods: \`initialize\`, \`ping\`, \`tools/list\`, \`tools/call\` (and the notifications). Tools, each with an input and an output schema, \`structuredContent\`, a title and readOnly/destructive hints:
 
-| tool | who may call it |
-|---|---|
-| list_tools, ping | anyone (no token) |
-| list_batches, list_workflows | any live API token |
-| create_batch, run_workflow | a token with the \`mcp:write\` scope; charged like POST /api/batch and POST /api/workflows/{id}/run |
+${accessTable()}
 
-Anonymous \`tools/list\` shows only list_tools and ping; with a token it shows what the token may call.
+Anonymous \`tools/list\` shows only ${namesInProse("anonymous")}; with a token it shows what the token may call.
 
 Refusals carry a contract code. Not JSON, a batch, \`jsonrpc\` other than "2.0": HTTP 400 with a JSON-RPC error (-32700 / -32600) whose \`data.code\` is VALIDATION_ERROR. \`Authorization\` that is not a live token (unknown, expired, revoked): HTTP 401 UNAUTHORIZED with \`WWW-Authenticate: Bearer\`. Host or Origin naming another site than PUBLIC_URL, HOST or loopback: 403 (DNS-rebinding protection). Unknown method: -32601, unknown tool: -32602, both with \`data.code\` NOT_FOUND. A tool call without the needed token or scope, with arguments failing the tool's input schema, over the plan's limits or without enough credits: a result with \`isError: true\` whose text is the error envelope \`{ ok: false, error: { code, message } }\` (UNAUTHORIZED, FORBIDDEN, VALIDATION_ERROR, LIMIT_EXCEEDED, INSUFFICIENT_CREDITS, NOT_FOUND, INVALID_STATE, FEATURE_DISABLED); nothing is created or charged.`;
 

@@ -13,11 +13,12 @@ import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequest
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Caller } from "../auth/caller";
 import type { Services } from "../services";
+import { namesInProse } from "./access";
 import { MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpTool, refusalFor } from "./tools";
 
 const INSTRUCTIONS =
-  "Vektor converts engineering files (CAD, GIS, point cloud, PCB, BIM, PDF). Anonymous callers get list_tools and ping. " +
-  "With `Authorization: Bearer vk_...` (an API token) list_batches and list_workflows; with a token that has the mcp:write scope also create_batch and run_workflow, which charge credits. " +
+  `Vektor converts engineering files (CAD, GIS, point cloud, PCB, BIM, PDF). Anonymous callers get ${namesInProse("anonymous")}. ` +
+  `With \`Authorization: Bearer vk_...\` (an API token) ${namesInProse("token")}; with a token that has the mcp:write scope also ${namesInProse("write")}, which charge credits. ` +
   "Files are uploaded through the HTTP API first. A refused call answers isError with { ok: false, error: { code, message } } and creates nothing.";
 
 /** One for every server: the SDK would otherwise build an Ajv instance per request. */

@@ -11,12 +11,12 @@ import { Batch, CreateBatchBody } from "@vektor/shared/schemas/batch";
 import { Page } from "@vektor/shared/schemas/envelope";
 import { ToolIndexEntry } from "@vektor/shared/schemas/job";
 import { RunBody, Workflow } from "@vektor/shared/schemas/workflow";
+import type { McpAccess } from "@vektor/shared/schemas/vocab";
 import type { Caller } from "../auth/caller";
 import { toolIndex } from "../tools/catalog";
 import type { Services } from "../services";
+import { MCP_ACCESS, type McpToolName } from "./access";
 
-/** anonymous: anyone; token: any live API token; write: a token with the `mcp:write` scope. */
-export type Access = "anonymous" | "token" | "write";
 
 export interface ToolHints {
   readOnlyHint: boolean;
@@ -30,7 +30,7 @@ export interface McpTool {
   name: string;
   title: string;
   description: string;
-  access: Access;
+  access: McpAccess;
   /** Plain JSON Schema (TypeBox's symbols stripped), as tools/list shows it. */
   inputSchema: { type: "object"; [k: string]: unknown };
   outputSchema: { type: "object"; [k: string]: unknown };
@@ -38,21 +38,21 @@ export interface McpTool {
   call(s: Services, caller: Caller | null, args: unknown): Promise<Record<string, unknown>>;
 }
 
-type CallerFor<A extends Access> = A extends "anonymous" ? Caller | null : Caller;
+type CallerFor<N extends McpToolName> = (typeof MCP_ACCESS)[N] extends "anonymous" ? Caller | null : Caller;
 
-interface ToolSpec<A extends Access, I extends TObject, O extends TObject> {
-  name: string;
+/** A tool; who may call it is its row in MCP_ACCESS. */
+interface ToolSpec<N extends McpToolName, I extends TObject, O extends TObject> {
+  name: N;
   title: string;
   description: string;
-  access: A;
   input: I;
   output: O;
   hints: ToolHints;
-  run(s: Services, caller: CallerFor<A>, args: Static<I>): Promise<Static<O>>;
+  run(s: Services, caller: CallerFor<N>, args: Static<I>): Promise<Static<O>>;
 }
 
 /** Why `caller` may not call a tool of this access (a ServiceError to answer), or null when it may. */
-export function refusalFor(name: string, access: Access, caller: Caller | null): ServiceError | null {
+export function refusalFor(name: string, access: McpAccess, caller: Caller | null): ServiceError | null {
   if (access === "anonymous") return null;
   if (!caller) return new ServiceError("UNAUTHORIZED", `${name} needs an API token (Authorization: Bearer vk_...)`);
   if (access === "write" && !caller.scopes.includes("mcp:write")) return new ServiceError("FORBIDDEN", `${name} needs a token with the mcp:write scope`);
@@ -61,26 +61,27 @@ export function refusalFor(name: string, access: Access, caller: Caller | null):
 
 const plain = (schema: TObject) => JSON.parse(JSON.stringify(schema)) as McpTool["inputSchema"];
 
-function define<A extends Access, I extends TObject, O extends TObject>(spec: ToolSpec<A, I, O>): McpTool {
+function define<N extends McpToolName, I extends TObject, O extends TObject>(spec: ToolSpec<N, I, O>): McpTool {
   const check = TypeCompiler.Compile(spec.input);
+  const access: McpAccess = MCP_ACCESS[spec.name];
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    access: spec.access,
+    access,
     inputSchema: plain(spec.input),
     outputSchema: plain(spec.output),
     annotations: { title: spec.title, ...spec.hints },
     async call(s, caller, args) {
       // Access first, as the HTTP guards run before body validation: an anonymous caller learns nothing about arguments.
-      const refused = refusalFor(spec.name, spec.access, caller);
+      const refused = refusalFor(spec.name, access, caller);
       if (refused) throw refused;
       if (!check.Check(args)) {
         const problems = [...check.Errors(args)].slice(0, 5).map((e) => `${e.path ? `arguments${e.path.replaceAll("/", ".")}` : "arguments"}: ${e.message}`);
         throw new ServiceError("VALIDATION_ERROR", problems.join("; ") || "Invalid arguments");
       }
       // refusalFor let it through, so a token tool has a caller: the one cast that generics cannot narrow.
-      return spec.run(s, caller as CallerFor<A>, args);
+      return spec.run(s, caller as CallerFor<N>, args);
     },
   };
 }
@@ -103,7 +104,6 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: "list_tools",
     title: "List conversion tools",
     description: "Every tool the service runs (slug, family, title, accepted and produced formats): the same index as GET /api/config/tools-index. A tool's slug is the `type` of create_batch.",
-    access: "anonymous",
     input: Type.Object({ family: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: "only this family, e.g. pdf" })) }, { additionalProperties: false }),
     output: Type.Object({ tools: Type.Array(ToolIndexEntry) }),
     hints: READ,
@@ -113,7 +113,6 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: "ping",
     title: "Ping",
     description: "Checks that the service answers, and whether the call carried a valid API token (and its scopes).",
-    access: "anonymous",
     input: NoArgs,
     output: Type.Object({ ok: Type.Literal(true), time: Type.String({ format: "date-time" }), version: Type.String(), authenticated: Type.Boolean(), scopes: Type.Array(Type.String()) }),
     hints: READ,
@@ -123,7 +122,6 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: "list_batches",
     title: "List my batches",
     description: "The token owner's batches, newest first, with their status and item counts (as GET /api/batch).",
-    access: "token",
     input: PageArgs,
     output: Page(Batch),
     hints: READ,
@@ -133,7 +131,6 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: "list_workflows",
     title: "List my workflows",
     description: "The token owner's workflows, newest first (as GET /api/workflows); run one with run_workflow.",
-    access: "token",
     input: PageArgs,
     output: Page(Workflow),
     hints: READ,
@@ -144,7 +141,6 @@ export const MCP_TOOLS: readonly McpTool[] = [
     title: "Create a batch",
     description:
       "Runs one tool (type: a slug from list_tools) over many UPLOADED files of the token owner, exactly as POST /api/batch: charged batch.base_credits + batch.per_file_credits x files at once (INSUFFICIENT_CREDITS and nothing created when short); file count and total size bounded by the plan (LIMIT_EXCEEDED). Needs a token with the mcp:write scope.",
-    access: "write",
     input: CreateBatchBody,
     output: Type.Object({ batchId: Type.String(), credits: Type.Integer({ description: "charged" }) }),
     hints: CREATE,
@@ -155,7 +151,6 @@ export const MCP_TOOLS: readonly McpTool[] = [
     title: "Run a workflow",
     description:
       "Starts a run of one of the token owner's workflows on UPLOADED files (trigger mcp), exactly as POST /api/workflows/{id}/run: charged workflow.base_credits + workflow.per_step_credits x tool steps at once (INSUFFICIENT_CREDITS and nothing created when short). Needs a token with the mcp:write scope.",
-    access: "write",
     input: Type.Composite([Type.Object({ workflowId: Type.String({ minLength: 1, maxLength: 100 }) }), RunBody], { additionalProperties: false }),
     output: Type.Object({ runId: Type.String(), credits: Type.Integer({ description: "charged" }) }),
     hints: CREATE,
