@@ -149,6 +149,9 @@ export class LocalMultipart {
     }
     // Registered with the gate before the first await, so a completion cannot slip in between.
     return this.gate.write(uploadId, partNumber, async () => {
+      // A request its client gave up on before its turn came (a busy server reaches it late)
+      // must not drop the record of a later attempt at the same part, made by a resumed upload.
+      if (body instanceof Request && body.signal.aborted) throw new StorageError(`part ${partNumber}: the client closed the request before it was written`, "bad-parts");
       const dir = await this.open(key, uploadId).catch(async (err) => {
         await cancelBody(body, err);
         throw err;

@@ -91,6 +91,19 @@ describe("LocalStore", () => {
     expect(await store.head(key)).toEqual({ size: 10 });
   });
 
+  test("a part request whose client left before its turn does not undo a later upload of that part", async () => {
+    const key = "u/3b/mp";
+    const id = await store.createMultipart(key);
+    const resumed = await store.putPart(key, id, 1, 1000, streamOf(randomBytes(10)));
+    // The abandoned first attempt, reached late by a busy server.
+    const gone = new AbortController();
+    gone.abort();
+    const stale = new Request("http://127.0.0.1/part", { method: "PUT", body: randomBytes(1000), signal: gone.signal });
+    expect((await storageError(store.putPart(key, id, 1, 1000, stale))).reason).toBe("bad-parts");
+    await store.completeMultipart(key, id, [resumed]);
+    expect(await store.head(key)).toEqual({ size: 10 });
+  });
+
   test("abort removes the upload's folder; later parts are refused", async () => {
     const key = "u/4/mp";
     const id = await store.createMultipart(key);
