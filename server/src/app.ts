@@ -9,21 +9,17 @@ import { adminModule } from "./modules/admin";
 import { authRoutes } from "./modules/auth-routes";
 import { configModule } from "./modules/config";
 import { filesModule } from "./modules/files";
-import { FileService } from "./modules/files/service";
 import { systemModule } from "./modules/system";
 import { tokensModule } from "./modules/tokens";
 import { toolsModule } from "./modules/tools";
 import { toolRunsModule } from "./modules/tool-runs";
 import { batchModule } from "./modules/batch";
-import { BatchEventHub } from "./modules/batch/events";
-import { BatchZips } from "./modules/batch/zip";
 import type { Services } from "./services";
 import { workflowsModule } from "./modules/workflows";
 import { triggersModule } from "./modules/triggers";
 import { mcpModule } from "./mcp";
 
 export function createApp(s: Services) {
-  const files = new FileService(s);
   // normalize off: unknown body fields are a VALIDATION_ERROR instead of being dropped silently.
   return new Elysia({ normalize: false })
     .use(httpCore(s))
@@ -33,13 +29,13 @@ export function createApp(s: Services) {
     .use(authRoutes(s))
     .use(accountModule(s))
     .use(tokensModule(s))
-    .use(toolsModule(s))
-    .use(toolRunsModule(s, s.jobs, { waitMs: s.env.toolWaitMs }))
-    .use(filesModule(s, files))
-    .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: new BatchZips(s.database.db, s.store, s.batches), heartbeatMs: s.env.sseHeartbeatMs }))
+    .use(toolsModule())
+    .use(toolRunsModule(s, s.jobs, s.idempotency, { waitMs: s.env.toolWaitMs }))
+    .use(filesModule(s, s.files))
+    .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: s.zips, heartbeatMs: s.env.sseHeartbeatMs }))
     .use(workflowsModule(s, s.workflows))
     .use(triggersModule(s, s.triggers))
-    .use(adminModule(s, files))
+    .use(adminModule(s, s.files))
     .use(mcpModule(s))
     .use(staticSite()); // last: the web app (web/dist) answers only what no route above does
 }

@@ -21,6 +21,10 @@ import { TokenService } from "./auth/tokens";
 import { ToolRunService } from "./modules/tool-runs/service";
 import { BatchService } from "./modules/batch/service";
 import { BatchEventHub } from "./modules/batch/events";
+import { BatchZips } from "./modules/batch/zip";
+import { FileService } from "./modules/files/service";
+import { Idempotency } from "./modules/tool-runs/idempotency";
+import { HeldJobs } from "./queue/held";
 import { WorkerPool } from "./tools/pool";
 import { toolLaneLimits } from "./tools/admission";
 import { ToolRun } from "./tools/tool-run";
@@ -70,11 +74,14 @@ export async function buildServices(env: Env): Promise<Services> {
   const tokens = new TokenService(database.db, changes);
   const batches = new BatchService(database.db, config);
   const store = createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined });
-  const engine = new Engine(store);
+  // The jobs this process runs: the runner holds them, and a cancel made here stops them at once.
+  const held = new HeldJobs();
   // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
-  engine.terminalHooks.push(queueNotifications(env.publicUrl));
-  const workflows = new WorkflowService(database.db, config, engine, notifySecrets, reads);
+  const engine = new Engine(store, [queueNotifications(env.publicUrl)]);
+  const workflows = new WorkflowService(database.db, config, engine, notifySecrets, reads, held);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
+  const jobs = new ToolRunService(database.db, config, held);
+  const signer = new UrlSigner(`${secret}:urls`);
   const base = {
     env,
     log,
@@ -87,9 +94,13 @@ export async function buildServices(env: Env): Promise<Services> {
     limiter: database.kind === "postgres" ? new SharedRateLimiter(database.db, log, env.rateLimitSyncMs) : new RateLimiter(),
     changes,
     reads,
-    signer: new UrlSigner(`${secret}:urls`),
-    jobs: new ToolRunService(database.db, config),
+    signer,
+    jobs,
+    files: new FileService({ database, reads, triggers, store, config, signer, env, jobs }),
     batches,
+    zips: new BatchZips(database.db, store, batches),
+    idempotency: new Idempotency(database.db),
+    held,
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     startedAt: new Date(),
     engine,
@@ -121,9 +132,8 @@ async function startWorker(s: Services) {
     s.handlers,
     { "tool.run": toolRun },
     toolLaneLimits(s.config),
+    s.held,
   );
-  s.workflows.onCancelled = (ids) => runner.cancelLocal(ids);
-  s.jobs.onCancelled = (ids) => runner.cancelLocal(ids);
   // The first sweep of a fresh queue; a no-op when another process already queued one.
   await scheduleRetention(s.database.db);
   await scheduleDispatch(s.database.db);

@@ -1,6 +1,5 @@
 /** The handler of every job kind, composed once at boot: start-up fails on a kind with none or two. */
 import type { Services } from "./services";
-import { FileService } from "./modules/files/service";
 import { approvalTimeoutHandler, workflowStepHandler } from "./workflows/step-jobs";
 import { JobHandlers } from "./queue/registry";
 import type { JobData } from "./queue/kinds";
@@ -26,7 +25,7 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
         if (data?.runId && data.stepId) await s.engine.onToolJobSettled(tx, data.runId, data.stepId);
       },
     },
-    retentionHandler(new FileService(s)),
+    retentionHandler(s.files),
     workflowStepHandler(deps),
     approvalTimeoutHandler(deps),
     scheduleDispatchHandler(triggerDeps),

@@ -1,4 +1,7 @@
-/** Everything a route module needs, built once at boot (see boot.ts) and passed in. */
+/**
+ * Every service, built once at boot (see boot.ts). A consumer takes the part it uses
+ * (`Pick<Services, ...>` or the services themselves), never the whole.
+ */
 import type { Auth } from "./auth/better-auth";
 import type { CallerResolver } from "./auth/caller";
 import type { Database } from "./db/client";
@@ -19,6 +22,10 @@ import type { WorkflowService } from "./modules/workflows/service";
 import type { JobHandlers } from "./queue/registry";
 import type { TriggerService } from "./workflows/triggers/service";
 import type { NotifySecrets } from "./workflows/notify/secret";
+import type { FileService } from "./modules/files/service";
+import type { BatchZips } from "./modules/batch/zip";
+import type { Idempotency } from "./modules/tool-runs/idempotency";
+import type { HeldJobs } from "./queue/held";
 
 export interface Services {
   env: Env;
@@ -36,7 +43,15 @@ export interface Services {
   reads: ReadCache;
   signer: UrlSigner;
   jobs: ToolRunService;
+  /** Uploads, downloads and retention of the caller's files (HTTP and the retention job share it). */
+  files: FileService;
   batches: BatchService;
+  /** A batch's ZIP of outputs, built once and kept in the store. */
+  zips: BatchZips;
+  /** Idempotency-Key of POST /api/tools/{slug}. */
+  idempotency: Idempotency;
+  /** The jobs this process runs: the runner holds them, cancels stop them at once. */
+  held: HeldJobs;
   batchEvents: BatchEventHub;
   engine: Engine;
   workflows: WorkflowService;

@@ -16,6 +16,7 @@ import type { Logger } from "../log";
 import type { ControlJob, ControlOutcome, Failure, JobHandlers, KindExecutor, RetryRequest } from "./registry";
 import { backoffMs, LANE_KINDS, type JobKind, type JobRow, type Lane, type RetryPolicy } from "./kinds";
 import { retryLater, settle } from "./settle";
+import { HeldJobs } from "./held";
 
 export interface RunnerOptions {
   /** A claim lasts this long unless renewed; the runner renews it every third of it while the job runs. */
@@ -44,8 +45,6 @@ export class JobRunner {
   /** Counts wake-ups per lane kind, so a lane can tell one arrived while it was claiming. */
   private readonly pokes: Record<Lane, number> = { tool: 0, control: 0, outbound: 0 };
   private lanes: Promise<void>[] = [];
-  /** Jobs this process is running, each with the controller that stops it. */
-  private readonly held = new Map<string, AbortController>();
   private renewer: ReturnType<typeof setInterval> | null = null;
   /** When each lane last looked for jobs whose lease ran out. */
   private readonly expiredCheckedAt = new Map<Lane, number>();
@@ -59,6 +58,8 @@ export class JobRunner {
     private readonly executors: Partial<Record<JobKind, KindExecutor>> = {},
     /** Per-user and global concurrency limits of tool jobs, read at each claim. */
     private readonly limits: LaneLimits = async () => ({ perUser: 0, global: 0 }),
+    /** Jobs this process is running (shared with the services that cancel them). */
+    private readonly held: HeldJobs = new HeldJobs(),
   ) {}
 
   start(): void {
@@ -77,18 +78,18 @@ export class JobRunner {
     const rows = await this.db
       .update(job)
       .set({ leaseUntil: new Date(Date.now() + this.opts.leaseMs) })
-      .where(and(inArray(job.id, [...this.held.keys()]), eq(job.status, "running")))
+      .where(and(inArray(job.id, this.held.ids()), eq(job.status, "running")))
       .returning({ id: job.id, cancelRequestedAt: job.cancelRequestedAt })
       .catch((err) => {
         this.log.warn({ err }, "lease renewal failed");
         return [];
       });
-    for (const r of rows) if (r.cancelRequestedAt) this.held.get(r.id)?.abort();
+    this.held.stop(rows.filter((r) => r.cancelRequestedAt).map((r) => r.id));
   }
 
   /** Stops jobs this process runs at once (a cancel made here need not wait for the renewal). */
   cancelLocal(ids: string[]): void {
-    for (const id of ids) this.held.get(id)?.abort();
+    this.held.stop(ids);
   }
 
   /**
@@ -130,7 +131,7 @@ export class JobRunner {
       }
       this.wakeNext(lane);
       const controller = new AbortController();
-      this.held.set(claimed.id, controller);
+      this.held.hold(claimed.id, controller);
       const executor = this.executors[claimed.kind as JobKind];
       try {
         if (executor) await executor.run(claimed, controller.signal);
@@ -139,7 +140,7 @@ export class JobRunner {
         this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
         if (executor) await executor.trouble(claimed).catch(() => {});
       } finally {
-        this.held.delete(claimed.id);
+        this.held.release(claimed.id);
       }
     }
   }

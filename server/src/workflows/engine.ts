@@ -46,11 +46,14 @@ export interface AdvanceOptions {
 }
 
 export class Engine {
-  /** Hooks run where a run becomes terminal; the next features add theirs. */
-  readonly terminalHooks: TerminalHook[] = [];
-
-  /** `store`: what inline steps' StepFiles use (inline kinds write no objects; null runs nothing inline). */
-  constructor(private readonly store: ObjectStore | null = null) {}
+  /**
+   * `store`: what inline steps' StepFiles use (inline kinds write no objects; null runs nothing
+   * inline). `terminalHooks`: run where a run becomes terminal (completion notifications).
+   */
+  constructor(
+    private readonly store: ObjectStore | null = null,
+    private readonly terminalHooks: readonly TerminalHook[] = [],
+  ) {}
 
   /**
    * Starts every pending step whose predecessors all ended well (inline kinds run at once, and

@@ -11,7 +11,7 @@ import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
 import { ledger } from "../../credits/ledger";
 
-export function accountModule(s: Services) {
+export function accountModule(s: Pick<Services, "callers" | "database">) {
   const { doc } = routeDocs();
   const db = s.database.db;
   return new Elysia({ prefix: "/api/account" })

@@ -21,7 +21,7 @@ function parseNow(raw: string | undefined): Date {
   return at;
 }
 
-export function adminModule(s: Services, files: FileService) {
+export function adminModule(s: Pick<Services, "callers" | "database" | "triggers">, files: FileService) {
   const { doc, docJson } = routeDocs();
   const db = s.database.db;
   return new Elysia({ prefix: "/api/admin" })

@@ -61,7 +61,7 @@ function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void) => 
   return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } });
 }
 
-export function batchModule(s: Services, d: BatchDeps) {
+export function batchModule(s: Pick<Services, "callers" | "store">, d: BatchDeps) {
   const { doc, docJson } = routeDocs();
   const tags = ["Batch"];
   return new Elysia({ prefix: "/api/batch" })

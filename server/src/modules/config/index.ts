@@ -15,7 +15,7 @@ const PUBLIC_VIEWS = {
   thresholds: "Public thresholds (limits, costs, sizes in MB)",
 } as const;
 
-export function configModule(s: Services) {
+export function configModule(s: Pick<Services, "callers" | "config">) {
   const { doc, docJson } = routeDocs();
   const publicView = (view: keyof typeof PUBLIC_VIEWS) =>
     new Elysia().get(`/api/config/${view}`, async ({ query }) => ok(await s.config.exposed(view, parseKeys(query.keys))), {

@@ -27,13 +27,13 @@ import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
 import { parseRange } from "./range";
-import { FileService } from "./service";
+import type { FileService } from "./service";
 import { contentDisposition, type FileRow } from "./view";
 
 const FileIdParam = Type.Object({ fileId: Type.String({ maxLength: 100 }) });
 const SignedQuery = Type.Object({ exp: Type.Optional(Type.String()), sig: Type.Optional(Type.String()), uploadId: Type.Optional(Type.String()) });
 
-export function filesModule(s: Services, files = new FileService(s)) {
+export function filesModule(s: Pick<Services, "callers">, files: FileService) {
   const { doc, docJson } = routeDocs();
 
   async function serve(row: FileRow, request: Request): Promise<Response> {

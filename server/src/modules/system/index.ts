@@ -28,7 +28,7 @@ type Checks = { database: Awaited<ReturnType<typeof timed>>; storage: Awaited<Re
  * reused for a second when they pass: under a probe flood each request would otherwise add a
  * database round trip and a storage call.
  */
-function healthChecks(s: Services) {
+function healthChecks(s: Pick<Services, "database" | "store">) {
   const last = new Cache<Checks>(HEALTH_REUSE_MS);
   const run = async (): Promise<Checks> => {
     const [database, storage] = await Promise.all([timed(() => pingDatabase(s.database.db)), timed(() => s.store.ping())]);
@@ -37,7 +37,7 @@ function healthChecks(s: Services) {
   return () => last.get("", run, (c) => (c.database.ok && c.storage.ok ? {} : false));
 }
 
-export function systemModule(s: Services) {
+export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "startedAt" | "store">) {
   const { doc } = routeDocs();
   const checks = healthChecks(s);
   return new Elysia()

@@ -7,7 +7,7 @@ import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
 
-export function tokensModule(s: Services) {
+export function tokensModule(s: Pick<Services, "callers" | "tokens">) {
   const { doc, docJson } = routeDocs();
   return new Elysia({ prefix: "/api/tokens" })
     .use(jsonBody)

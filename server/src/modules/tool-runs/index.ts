@@ -9,7 +9,7 @@ import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
-import { Idempotency } from "./idempotency";
+import type { Idempotency } from "./idempotency";
 import type { ToolRunService } from "./service";
 
 const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
@@ -17,9 +17,8 @@ const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
 /** How long POST /api/tools/{slug} waits before answering 202 with the running job. */
 export const TOOL_WAIT_MS = 60_000;
 
-export function toolRunsModule(s: Services, jobs: ToolRunService, opts: { waitMs?: number } = {}) {
+export function toolRunsModule(s: Pick<Services, "callers">, jobs: ToolRunService, idem: Idempotency, opts: { waitMs?: number } = {}) {
   const { doc, docJson } = routeDocs();
-  const idem = new Idempotency(s.database.db);
   const waitMs = opts.waitMs ?? TOOL_WAIT_MS;
   return new Elysia()
     .use(jsonBody)

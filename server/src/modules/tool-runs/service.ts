@@ -16,6 +16,7 @@ import type { JobRow } from "../../queue/kinds";
 import { admitCount, admitInputs, admitTool, orThrow, refusalError } from "../../tools/admission";
 import type { ConfigService } from "../config/service";
 import { jobView, runOf, type JobView } from "./view";
+import type { HeldJobs } from "../../queue/held";
 
 export interface JobRequest {
   type: string;
@@ -26,14 +27,13 @@ export interface JobRequest {
 const MAX_INPUTS = 100;
 
 export class ToolRunService {
-  /** Called after a cancel reached running jobs, so this process stops its own at once (others at their next lease renewal). */
-  onCancelled: (jobIds: string[]) => void = () => {};
-
   private readonly pages;
 
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
+    /** After a cancel reached running jobs, this process stops its own at once (others at their next lease renewal). */
+    private readonly held?: Pick<HeldJobs, "stop">,
   ) {
     this.pages = preparedPages<JobRow>("jobs_list", job.createdAt, job.id, (after) =>
       db
@@ -112,7 +112,7 @@ export class ToolRunService {
       const [marked] = await requestStop(tx, mine);
       return { row: marked ?? found, stopping: true };
     });
-    if (stopping) this.onCancelled([row.id]);
+    if (stopping) this.held?.stop([row.id]);
     return this.view(row);
   }
 

@@ -6,10 +6,9 @@ import { Elysia } from "elysia";
 import { routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseSlugs } from "../../http/query";
-import type { Services } from "../../services";
 import { detailOf, toolIndex } from "../../tools/catalog";
 
-export function toolsModule(s: Services) {
+export function toolsModule() {
   const { doc } = routeDocs();
   return new Elysia()
     .get(

@@ -27,7 +27,7 @@ const HOOK_DESCRIPTION = `Starts a run of the workflow without login, charged li
 
 **Body** (JSON, at most 1 MiB): \`{ fileIds?: string[] }\` (signed) or \`{ secret, fileIds? }\` (legacy); \`fileIds\` (default none) must be files of the workflow's owner (404 otherwise) and UPLOADED (409). No credentials at all: 401 \`UNAUTHORIZED\`. Unknown workflow: 404. workflow.webhook_enabled off: 403 \`FEATURE_DISABLED\`. Not enough credits: 402. Nothing is charged on any refusal.`;
 
-export function triggersModule(s: Services, t: TriggerService) {
+export function triggersModule(s: Pick<Services, "callers">, t: TriggerService) {
   const { doc, docJson } = routeDocs();
   const hookDoc = doc({
     summary: "Start a run from outside (webhook), signed or with the legacy secret",

@@ -44,7 +44,7 @@ const NOTIFY_SECRET_RULES =
 const RUN_RULES =
   "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
 
-export function workflowsModule(s: Services, w: WorkflowService) {
+export function workflowsModule(s: Pick<Services, "callers">, w: WorkflowService) {
   const { doc, docJson } = routeDocs();
   const tags = ["Workflows"];
   const runTags = ["Workflow runs"];

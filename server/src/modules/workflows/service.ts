@@ -29,6 +29,7 @@ import { splitNotifySecret, type NotifySecrets } from "../../workflows/notify/se
 import { tooManyStepsMessage, validateGraph } from "../../workflows/validate";
 import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
 import { approvalView, deliveryView, runView, stepView, templateView, versionView, workflowView } from "./view";
+import type { HeldJobs } from "../../queue/held";
 
 type WorkflowRow = typeof workflow.$inferSelect;
 export type Trigger = "manual" | "webhook" | "schedule" | "watch" | "replay" | "mcp";
@@ -49,9 +50,6 @@ export interface WorkflowBody {
 }
 
 export class WorkflowService {
-  /** Called after a run stopped jobs, so this process stops its own at once. */
-  onCancelled: (jobIds: string[]) => void = () => {};
-
   private readonly q;
 
   constructor(
@@ -62,6 +60,8 @@ export class WorkflowService {
     private readonly notifySecrets: NotifySecrets,
     /** Keeps run details until a table they read changes (see read-cache.ts). */
     private readonly reads?: ReadCache,
+    /** After a run stopped jobs, this process stops its own at once. */
+    private readonly held?: Pick<HeldJobs, "stop">,
   ) {
     this.q = workflowReads(db);
   }
@@ -317,7 +317,7 @@ export class WorkflowService {
       if (isTerminalRun(run.status)) throw fail.invalidState(`The run has already ended (${run.status})`);
       return this.engine.cancel(tx, run);
     });
-    this.onCancelled(result.stopping);
+    this.held?.stop(result.stopping);
     return { runId: owned.id, status: "cancelled" as const, refundedCredits: result.refunded };
   }
 
