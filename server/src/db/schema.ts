@@ -39,6 +39,12 @@ export const user = pgTable("user", {
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
 
+/** The owning account of a row: every user's data goes when the account does. */
+const ownerId = () =>
+  text("user_id")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" });
+
 export const session = pgTable(
   "session",
   {
@@ -49,9 +55,7 @@ export const session = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
   },
   (t) => [index("session_user_idx").on(t.userId)],
 );
@@ -62,9 +66,7 @@ export const account = pgTable(
     id: text("id").primaryKey(),
     accountId: text("account_id").notNull(),
     providerId: text("provider_id").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     accessToken: text("access_token"),
     refreshToken: text("refresh_token"),
     idToken: text("id_token"),
@@ -91,9 +93,7 @@ export const creditLedger = pgTable(
   "credit_ledger",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     amount: integer("amount").notNull(),
     reason: text("reason").notNull(),
     ref: text("ref"),
@@ -106,9 +106,7 @@ export const apiToken = pgTable(
   "api_token",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     name: text("name").notNull(),
     /** sha256 hex of the whole token; the token itself is never stored. */
     tokenHash: text("token_hash").notNull(),
@@ -167,9 +165,7 @@ export const file = pgTable(
   "file",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     filename: text("filename").notNull(),
     mime: text("mime").notNull(),
     /** Declared size until confirmed; then the stored size. */
@@ -257,9 +253,7 @@ export const batch = pgTable(
   "batch",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     name: text("name").notNull(),
     type: text("type").notNull(),
     engine: text("engine").notNull(),
@@ -285,9 +279,7 @@ export const batchPreset = pgTable(
   "batch_preset",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     name: text("name").notNull(),
     type: text("type").notNull(),
     params: jsonb("params").$type<Record<string, unknown>>().notNull(),
@@ -301,9 +293,7 @@ export const batchPreset = pgTable(
 export const idempotencyKey = pgTable(
   "idempotency_key",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     key: text("key").notNull(),
     scope: text("scope").notNull(),
     requestHash: text("request_hash").notNull(),
@@ -319,9 +309,7 @@ export const workflow = pgTable(
   "workflow",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     name: text("name").notNull(),
     graphJson: text("graph_json").notNull(),
     paramsJson: text("params_json"),
@@ -353,9 +341,7 @@ export const workflowTemplate = pgTable(
   "workflow_template",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     graphJson: text("graph_json").notNull(),
@@ -380,9 +366,7 @@ export const workflowRun = pgTable(
     workflowId: text("workflow_id")
       .notNull()
       .references(() => workflow.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     versionId: text("version_id").notNull(),
     status: text("status", { enum: RUN_STATUSES }).notNull(),
     trigger: text("trigger", { enum: RUN_TRIGGERS }).notNull(),
