@@ -103,7 +103,7 @@ describe("a change that only the table's trigger reports", () => {
     };
     srv.services.reads.changed("file");
     // Background statements on the table (the retention sweep) drop pages too: read until kept.
-    await waitFor("the page to be kept", pagesKeptAfterReading, (n) => n > 0, 5000);
+    await waitFor("the page to be kept", pagesKeptAfterReading, (n) => n > 0);
     expect(await names()).toEqual(["kept.txt"]);
     return { fileId, names };
   }
@@ -111,7 +111,7 @@ describe("a change that only the table's trigger reports", () => {
   test("a raw SQL write in this process reaches a kept file list", async () => {
     const { fileId, names } = await keptList();
     await srv.services.database.db.execute(drizzleSql`update "file" set "filename" = 'raw.txt' where "id" = ${fileId}`);
-    await waitFor("the kept list to show the raw write", names, (n) => n[0] === "raw.txt", 2000);
+    await waitFor("the kept list to show the raw write", names, (n) => n[0] === "raw.txt");
   });
 
   // What a request that wrote awaits before it is answered: without it, over PostgreSQL, the
@@ -135,7 +135,7 @@ describe("a change that only the table's trigger reports", () => {
     } finally {
       await other.end();
     }
-    await waitFor("the kept list to show the other connection's write", names, (n) => n[0] === "elsewhere.txt", 2000);
+    await waitFor("the kept list to show the other connection's write", names, (n) => n[0] === "elsewhere.txt");
   });
 });
 

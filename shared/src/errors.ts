@@ -25,6 +25,16 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
+const STATUS_CODES: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED" };
+
+/**
+ * The catalog's code for an HTTP status whose body names none of ours: Better Auth's own refusals
+ * (INVALID_EMAIL_OR_PASSWORD, ...), a proxy's HTML page. Any other 4xx reads as bad input.
+ */
+export function codeForStatus(status: number): ErrorCode {
+  return STATUS_CODES[status] ?? (status >= 500 ? "INTERNAL" : "VALIDATION_ERROR");
+}
+
 /** The error envelope body. */
 export interface ErrorBody {
   ok: false;

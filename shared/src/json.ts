@@ -26,21 +26,25 @@ export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
-export type JsonRead = { ok: true; value: unknown } | { ok: false; message: string };
+/** `tooDeep`: refused before parsing, which a server answers 400 whatever else it would say of bad JSON. */
+export type JsonRead = { ok: true; value: unknown } | { ok: false; tooDeep: boolean; message: string };
 
-/** `text` parsed, or why not, said of `what` ("The JSON body", "graphJson"). */
+/** The server's refusal of nesting past MAX_JSON_DEPTH, said of `what` ("JSON bodies", "graphJson"). */
+export const tooDeepMessage = (what: string) => `${what} may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`;
+
+/** `text` parsed, or why not, said of `what` ("The pasted text", "graphJson"). */
 export function readJson(text: string, what: string): JsonRead {
-  if (jsonDepthExceeds(text)) return { ok: false, message: `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it` };
+  if (jsonDepthExceeds(text)) return { ok: false, tooDeep: true, message: `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; flatten it` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
-    return { ok: false, message: `${what} is not valid JSON: ${(e as Error).message}` };
+    return { ok: false, tooDeep: false, message: `${what} is not valid JSON: ${(e as Error).message}` };
   }
 }
 
 /** A JSON request body's value; malformed, nested too deep or holding text no database stores: VALIDATION_ERROR (400) saying which. */
 export function parseJsonBody(text: string): unknown {
-  if (jsonDepthExceeds(text)) throw new ServiceError("VALIDATION_ERROR", `JSON bodies may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`);
+  if (jsonDepthExceeds(text)) throw new ServiceError("VALIDATION_ERROR", tooDeepMessage("JSON bodies"));
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,7 +3,7 @@
  * answers; only a script's request loses its Sec-Fetch-* headers, and a refusal becomes the
  * error envelope). The three the contract names are listed in the OpenAPI description.
  */
-import { ERROR_CATALOG, type ErrorCode } from "@vektor/shared/errors";
+import { codeForStatus, ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import { errorResponse } from "../http/errors";
 import type { Services } from "../services";
@@ -27,9 +27,6 @@ function asScriptRequest(request: Request): Request {
   return new Request(request, { headers });
 }
 
-/** The catalog's code for a status Better Auth refused with (its own codes, such as INVALID_EMAIL_OR_PASSWORD, are not the contract's). */
-const CODE_BY_STATUS: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED" };
-
 /**
  * Every failure is the error envelope with a code of the catalog, at that code's status (an
  * existing e-mail, which Better Auth answers 422, is a VALIDATION_ERROR of the body); its
@@ -38,7 +35,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 403: "F
 async function asEnvelope(res: Response): Promise<Response> {
   if (res.status < 400) return res;
   const body = (await res.json().catch(() => null)) as { message?: unknown } | null;
-  const code = res.status >= 500 ? "INTERNAL" : (CODE_BY_STATUS[res.status] ?? "VALIDATION_ERROR");
+  const code = codeForStatus(res.status);
   const message = code !== "INTERNAL" && typeof body?.message === "string" && body.message ? body.message : ERROR_CATALOG[code].message;
   const headers = Object.fromEntries([...res.headers].filter(([k]) => !["content-length", "content-type", "set-cookie"].includes(k)));
   const answer = errorResponse(code, message, headers);

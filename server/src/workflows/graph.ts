@@ -6,7 +6,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import { fail } from "@vektor/shared/errors";
-import { jsonDepthExceeds, MAX_JSON_DEPTH, requireStorableText } from "@vektor/shared/json";
+import { readJson, requireStorableText, tooDeepMessage } from "@vektor/shared/json";
 import { GraphEdge, GraphNode, MAX_GRAPH_EDGES, MAX_GRAPH_NODES, type Graph, type ValidationIssue } from "@vektor/shared/schemas/workflow";
 
 /** The outcome of parsing: the graph, or the issues that stop it from being read at all. */
@@ -48,15 +48,12 @@ function shapeIssues(nodes: unknown[], edges: unknown[]): ValidationIssue[] {
  * or 2000 edges -> TOO_MANY_NODES. Unknown fields on nodes and edges (xyflow's) are kept.
  */
 export function parseGraph(graphJson: string): ParsedGraph {
+  const read = readJson(graphJson, "graphJson");
   // Too deep to walk safely is refused outright (400), as the same nesting in a body is.
-  if (jsonDepthExceeds(graphJson)) throw fail.validation(`graphJson may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`);
-  let value: unknown;
-  try {
-    value = JSON.parse(graphJson);
-  } catch (e) {
-    return { ok: false, issues: [invalid(`graphJson is not valid JSON: ${(e as Error).message}`)] };
-  }
-  requireStorableText(graphJson, value, "graphJson");
+  if (!read.ok && read.tooDeep) throw fail.validation(tooDeepMessage("graphJson"));
+  if (!read.ok) return { ok: false, issues: [invalid(read.message)] };
+  requireStorableText(graphJson, read.value, "graphJson");
+  const value = read.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return { ok: false, issues: [invalid("graphJson must hold an object { nodes, edges }")] };
   }

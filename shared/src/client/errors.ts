@@ -1,4 +1,4 @@
-import { ERROR_CATALOG, type ErrorCode } from "../errors";
+import { codeForStatus, ERROR_CATALOG, type ErrorCode } from "../errors";
 
 /**
  * The contract's error codes, plus `NETWORK_ERROR` for a server that could not be reached (no
@@ -20,15 +20,6 @@ export class ApiError extends Error {
 }
 
 const isCode = (code: unknown): code is ErrorCode => typeof code === "string" && Object.hasOwn(ERROR_CATALOG, code);
-
-/**
- * The contract code for a status when the body names none of ours: Better Auth's routes keep
- * their own error shape (INVALID_EMAIL_OR_PASSWORD, ...), and a proxy may answer with HTML.
- */
-const BY_STATUS: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED" };
-function codeForStatus(status: number): ErrorCode {
-  return BY_STATUS[status] ?? (status >= 500 ? "INTERNAL" : "VALIDATION_ERROR");
-}
 
 /** Turn a non-OK response into an ApiError, whatever its body. */
 export async function toApiError(res: Response): Promise<ApiError> {

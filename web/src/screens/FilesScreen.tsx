@@ -1,4 +1,5 @@
 /** Files kept on the server: upload several at once with progress, a paged list, preview, download, delete. */
+import { PageButtons, useCursors } from "../components/Pager";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { downloadHref, errorMessage } from "../api/client";
@@ -72,8 +73,8 @@ function Uploader() {
 }
 
 function FileList() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const page = useFilesPage(cursors.at(-1));
+  const cursors = useCursors();
+  const page = useFilesPage(cursors.current);
   const remove = useDeleteFile();
   const [shown, setShown] = useState<StoredFile | null>(null);
   const items = page.data?.items ?? [];
@@ -102,14 +103,7 @@ function FileList() {
           ))}
         </Table>
       ) : null}
-      <div className="actions">
-        <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" className="secondary" disabled={!page.data?.nextCursor} onClick={() => setCursors((c) => [...c, page.data!.nextCursor!])}>
-          Next page
-        </button>
-      </div>
+      <PageButtons cursors={cursors} nextCursor={page.data?.nextCursor} />
       {shown ? <StoredPreview key={shown.fileId} file={shown} onClose={() => setShown(null)} /> : null}
     </section>
   );

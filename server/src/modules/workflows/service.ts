@@ -4,7 +4,7 @@
  * does the transitions; this service checks the caller's input and takes the charge, in the
  * same transaction that creates the run, so a refused run creates and charges nothing.
  */
-import { jsonDepthExceeds, MAX_JSON_DEPTH, requireStorableText } from "@vektor/shared/json";
+import { readJson, requireStorableText, tooDeepMessage } from "@vektor/shared/json";
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
@@ -169,23 +169,24 @@ export class WorkflowService {
 
   /** One version with its content (paramsJson without the notifySecret, as every answer). */
   async version(userId: string, id: string, versionId: string) {
+    const { row, v } = await this.ownedVersion(userId, id, versionId);
+    return versionView(v, row.versionId);
+  }
+
+  /** The caller's workflow and one of its versions (404 for either missing or another user's). */
+  private async ownedVersion(userId: string, id: string, versionId: string) {
     const row = await this.owned(userId, id);
     const [v] = await this.db
       .select()
       .from(workflowVersion)
       .where(and(eq(workflowVersion.id, versionId), eq(workflowVersion.workflowId, row.id)));
     if (!v) throw fail.notFound("Version");
-    return versionView(v, row.versionId);
+    return { row, v };
   }
 
   /** A new version with the old one's content, its notifySecret included (validated again: the tools may have changed). */
   async restore(userId: string, id: string, versionId: string) {
-    const row = await this.owned(userId, id);
-    const [v] = await this.db
-      .select()
-      .from(workflowVersion)
-      .where(and(eq(workflowVersion.id, versionId), eq(workflowVersion.workflowId, row.id)));
-    if (!v) throw fail.notFound("Version");
+    const { row, v } = await this.ownedVersion(userId, id, versionId);
     await this.requireValid(userId, v.graphJson, id);
     return this.saveVersion(row.id, { name: v.name, graphJson: v.graphJson, paramsJson: v.paramsJson, notifySecretSealed: v.notifySecretSealed });
   }
@@ -350,14 +351,10 @@ export class WorkflowService {
 /** paramsJson: a JSON object whose notifyUrl is http(s) and notifySecret at least 8 characters (or null: remove it). */
 export function checkParamsJson(raw: string | null | undefined): void {
   if (raw === undefined || raw === null || raw === "") return;
-  if (jsonDepthExceeds(raw)) throw fail.validation(`paramsJson may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw fail.validation("paramsJson is not valid JSON");
-  }
-  requireStorableText(raw, value, "paramsJson");
+  const read = readJson(raw, "paramsJson");
+  if (!read.ok) throw fail.validation(read.tooDeep ? tooDeepMessage("paramsJson") : "paramsJson is not valid JSON");
+  requireStorableText(raw, read.value, "paramsJson");
+  const value = read.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail.validation("paramsJson must hold a JSON object");
   const { notifyUrl, notifySecret } = value as Record<string, unknown>;
   if (notifyUrl !== undefined && (typeof notifyUrl !== "string" || !/^https?:\/\/[^\s]+$/i.test(notifyUrl) || !URL.canParse(notifyUrl))) {

@@ -2,6 +2,7 @@
  * Workflows: the caller's workflows a page at a time, each with its last run and its triggers;
  * search by name; New workflow (blank or from a template), duplicate, delete with confirmation.
  */
+import { PageButtons, useCursors } from "../../components/Pager";
 import type { Workflow } from "@vektor/shared/schemas/workflow";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useDeferredValue, useId, useState, type FormEvent } from "react";
@@ -18,10 +19,10 @@ export function WorkflowsScreen() {
 }
 
 function WorkflowList() {
-  const [cursors, setCursors] = useState<string[]>([]);
+  const cursors = useCursors();
   const [search, setSearch] = useState("");
   const query = useDeferredValue(search.trim().toLowerCase());
-  const page = useWorkflowsPage(cursors.at(-1));
+  const page = useWorkflowsPage(cursors.current);
   const all = useAllWorkflows(query !== "");
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Workflow | null>(null);
@@ -59,14 +60,7 @@ function WorkflowList() {
           </Table>
         ) : null}
         {query ? null : (
-          <div className="actions">
-            <button type="button" className="secondary" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
-              Previous page
-            </button>
-            <button type="button" className="secondary" disabled={!page.data?.nextCursor} onClick={() => setCursors((c) => [...c, page.data!.nextCursor!])}>
-              Next page
-            </button>
-          </div>
+          <PageButtons cursors={cursors} nextCursor={page.data?.nextCursor} />
         )}
       </section>
       {creating ? <NewWorkflowDialog onClose={() => setCreating(false)} /> : null}
