@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import { Page } from "./envelope";
 import { Delivery } from "./notify";
 import { NotificationDoc, TriggerDoc } from "./trigger-docs";
-import { ApprovalStatus, Decision, NodeCategory, RunStatus, RunTrigger, StepStatus } from "./vocab";
+import { ApprovalStatus, Decision, literals, NodeCategory, RunStatus, RunTrigger, StepStatus } from "./vocab";
 
 export { ApprovalStatus, Decision, NodeCategory, RunStatus, RunTrigger, StepStatus } from "./vocab";
 
@@ -191,6 +191,7 @@ export const Run = Type.Object({
   outputFileIds: Type.Array(Type.String()),
   replayOf: Type.Union([Type.String(), Type.Null()], { description: "the run this one replays" }),
   error: ErrorOrNull("APPROVAL_REJECTED, APPROVAL_TIMEOUT, a step's error code, ...; null unless failed"),
+  workflowName: Type.Optional(Type.String({ description: "the workflow's current name (GET /api/workflows/runs carries it)" })),
 });
 export type Run = typeof Run.static;
 
@@ -240,6 +241,56 @@ export const ApproveBody = Type.Object(
   { additionalProperties: false },
 );
 export type ApproveBody = typeof ApproveBody.static;
+
+/** A file an approval gates (the approval step's inputs), as the inbox shows it. */
+export const GatedFile = Type.Object({
+  fileId: Type.String(),
+  name: Type.String(),
+  sizeBytes: Type.Integer(),
+  format: Type.Union([Type.String(), Type.Null()], { description: "format id found by the signature check" }),
+});
+export type GatedFile = typeof GatedFile.static;
+
+/** One approval in the caller's inbox (GET /api/workflows/approvals): the approval with its run, node and gated files. */
+export const ApprovalItem = Type.Composite([
+  Approval,
+  Type.Object({
+    runId: Type.String(),
+    workflowId: Type.String(),
+    workflowName: Type.String(),
+    nodeTitle: Type.String({ description: "the node kind's title from the catalog (Approval, ...)" }),
+    files: Type.Array(GatedFile, { description: "the files the approval gates (its step's inputs) that still exist" }),
+  }),
+]);
+export type ApprovalItem = typeof ApprovalItem.static;
+export const ApprovalPage = Page(ApprovalItem);
+export type ApprovalPage = typeof ApprovalPage.static;
+
+/** Which approvals the inbox lists: `pending` (default), `decided` (every other status), or `all`. */
+export const APPROVAL_FILTERS = ["pending", "decided", "all"] as const;
+export const ApprovalFilter = literals(APPROVAL_FILTERS);
+export type ApprovalFilter = typeof ApprovalFilter.static;
+
+const ListLimit = Type.Optional(Type.String({ pattern: "^[0-9]{1,4}$", description: "1..200, default 50" }));
+const ListCursor = Type.Optional(Type.String({ maxLength: 200, description: "nextCursor of the previous page" }));
+
+export const RunListQuery = Type.Object({
+  status: Type.Optional(RunStatus),
+  workflowId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "only this workflow's runs (another user's or unknown: 404)" })),
+  limit: ListLimit,
+  cursor: ListCursor,
+});
+export type RunListQuery = typeof RunListQuery.static;
+
+export const ApprovalListQuery = Type.Object({ status: Type.Optional(ApprovalFilter), limit: ListLimit, cursor: ListCursor });
+export type ApprovalListQuery = typeof ApprovalListQuery.static;
+
+/**
+ * One event of GET /api/workflows/runs/{runId}/events: `run` carries the run, `step` one step
+ * that changed. `id` grows with every change of the run (send it back as Last-Event-ID).
+ */
+export type RunEvent = { id: string; event: "run"; data: Run } | { id: string; event: "step"; data: Step };
+export const RUN_EVENT_NAMES = ["run", "step"] as const;
 
 
 /** One node kind as GET /api/workflows/catalog lists it. */
