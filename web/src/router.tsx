@@ -1,34 +1,62 @@
 /**
  * The app's routes (TanStack Router, typed): one lazily loaded chunk per screen, so the first
- * visit loads only the shell and the screen it opens.
+ * visit loads only the shell and the screen it opens. Who may open a screen is its route's
+ * `beforeLoad` (components/Guard.tsx), checked before the screen's chunk loads.
  */
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from "@tanstack/react-router";
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from "@tanstack/react-router";
+import { queries } from "./api/queries";
 import { Layout } from "./app/Layout";
+import { signInSearch } from "./app/back-to";
+import { GuardError, requireAdmin, requireSignedIn, type RouterContext } from "./components/Guard";
 import { NotFound } from "./components/NotFound";
 
-const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
+const rootRoute = createRootRouteWithContext<RouterContext>()({ component: Layout, notFoundComponent: NotFound });
 
 type ScreenModule = Record<string, () => React.ReactNode>;
 
+/** Who may open a screen: anyone, a signed-in account (else sign in and come back), an administrator. */
+type Access = "anyone" | "signed-in" | "admin";
+const CHECKS = { anyone: undefined, "signed-in": requireSignedIn, admin: requireAdmin } as const;
+
 /** A screen under the layout, its component loaded on first visit (or on hover of its link). */
-const screen = <P extends string>(path: P, load: () => Promise<ScreenModule>, name: string) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component: lazyRouteComponent(load, name) });
+const screen = <P extends string>(path: P, load: () => Promise<ScreenModule>, name: string, access: Access = "anyone") =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    component: lazyRouteComponent(load, name),
+    beforeLoad: CHECKS[access],
+    ...(access === "anyone" ? {} : { errorComponent: GuardError }),
+  });
+
+/** Sign-in, with the way back to the screen that sent the visitor here (`?redirect=`). */
+const signIn = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/sign-in",
+  validateSearch: signInSearch,
+  component: lazyRouteComponent(() => import("./screens/SignInScreen"), "SignInScreen"),
+});
 
 const routeTree = rootRoute.addChildren([
   screen("/", () => import("./screens/convert/ConvertScreen"), "ConvertScreen"),
-  screen("/sign-in", () => import("./screens/SignInScreen"), "SignInScreen"),
-  screen("/files", () => import("./screens/FilesScreen"), "FilesScreen"),
-  screen("/batches", () => import("./screens/batches/BatchesScreen"), "BatchesScreen"),
-  screen("/workflows", () => import("./screens/workflows/WorkflowsScreen"), "WorkflowsScreen"),
+  signIn,
+  screen("/files", () => import("./screens/FilesScreen"), "FilesScreen", "signed-in"),
+  screen("/batches", () => import("./screens/batches/BatchesScreen"), "BatchesScreen", "signed-in"),
+  screen("/workflows", () => import("./screens/workflows/WorkflowsScreen"), "WorkflowsScreen", "signed-in"),
   // The editor is its own chunk with React Flow, dagre and croner (assets/editor/, not precached).
-  screen("/workflows/$id", () => import("./screens/workflows/editor/EditorScreen"), "EditorScreen"),
-  screen("/workflows/runs/$runId", () => import("./screens/workflows/RunScreen"), "RunScreen"),
-  screen("/tokens", () => import("./screens/TokensScreen"), "TokensScreen"),
-  screen("/account", () => import("./screens/AccountScreen"), "AccountScreen"),
-  screen("/admin", () => import("./screens/AdminScreen"), "AdminScreen"),
+  screen("/workflows/$id", () => import("./screens/workflows/editor/EditorScreen"), "EditorScreen", "signed-in"),
+  screen("/workflows/runs/$runId", () => import("./screens/workflows/RunScreen"), "RunScreen", "signed-in"),
+  screen("/tokens", () => import("./screens/TokensScreen"), "TokensScreen", "signed-in"),
+  screen("/account", () => import("./screens/AccountScreen"), "AccountScreen", "signed-in"),
+  screen("/admin", () => import("./screens/AdminScreen"), "AdminScreen", "admin"),
 ]);
 
-export const router = createRouter({ routeTree, defaultPreload: "intent" });
+export const router = createRouter({
+  routeTree,
+  context: { queries },
+  defaultPreload: "intent",
+  // Shown while a route's check waits for the account (a first visit to a signed-in screen).
+  defaultPendingComponent: () => <p>Loading…</p>,
+});
 
 declare module "@tanstack/react-router" {
   interface Register {

@@ -1,29 +1,26 @@
 /** The account: plan, credit balance and the credit ledger. */
 import { useLedger } from "../api/account";
 import { formatDate } from "../components/format";
-import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
+import { ErrorText, Screen, useMe } from "../components/Guard";
 import { Table } from "../components/Table";
 
 export function AccountScreen() {
+  const me = useMe();
   return (
-    <Frame title="Account" what="see your account">
-      {(me) => (
-        <>
-          <section className="card" aria-labelledby="balance-title">
-            <h2 id="balance-title">Balance</h2>
-            <dl className="facts">
-              <dt>Email</dt>
-              <dd>{me.email}</dd>
-              <dt>Plan</dt>
-              <dd>{me.plan}</dd>
-              <dt>Credits</dt>
-              <dd>{me.credits}</dd>
-            </dl>
-          </section>
-          <Ledger />
-        </>
-      )}
-    </Frame>
+    <Screen title="Account">
+      <section className="card" aria-labelledby="balance-title">
+        <h2 id="balance-title">Balance</h2>
+        <dl className="facts">
+          <dt>Email</dt>
+          <dd>{me.email}</dd>
+          <dt>Plan</dt>
+          <dd>{me.plan}</dd>
+          <dt>Credits</dt>
+          <dd>{me.credits}</dd>
+        </dl>
+      </section>
+      <Ledger />
+    </Screen>
   );
 }
 

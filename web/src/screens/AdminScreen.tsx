@@ -6,22 +6,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { client } from "../api/client";
-import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
+import { ErrorText, Screen } from "../components/Guard";
 
+/** Behind the admin route's check (router.tsx). */
 export function AdminScreen() {
   return (
-    <Frame title="Admin" what="administer this installation">
-      {(me) =>
-        me.role === "admin" ? (
-          <>
-            <Config />
-            <GrantCredits />
-          </>
-        ) : (
-          <p>This screen is for administrators.</p>
-        )
-      }
-    </Frame>
+    <Screen title="Admin">
+      <Config />
+      <GrantCredits />
+    </Screen>
   );
 }
 

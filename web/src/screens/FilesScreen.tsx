@@ -7,20 +7,16 @@ import { FILES_KEY, mimeFor, readFile, uploadFile, useDeleteFile, useFilesPage }
 import { formatBytes, formatDate } from "../components/format";
 import { previewKind } from "../components/previews/kind";
 import { PreviewView } from "../components/previews/Preview";
-import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
+import { ErrorText, Screen } from "../components/Guard";
 import { RowButton } from "../components/RowButton";
 import { Table } from "../components/Table";
 
 export function FilesScreen() {
   return (
-    <Frame title="Files" what="keep files on the server">
-      {() => (
-        <>
-          <Uploader />
-          <FileList />
-        </>
-      )}
-    </Frame>
+    <Screen title="Files">
+      <Uploader />
+      <FileList />
+    </Screen>
   );
 }
 

@@ -1,5 +1,5 @@
 /** Sign in, or create an account with the same two fields. */
-import { useNavigate } from "@tanstack/react-router";
+import { useNavigate, useRouter, useSearch } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { useSignIn } from "../api/session";
 import { ErrorText } from "../components/Guard";
@@ -9,12 +9,15 @@ export function SignInScreen() {
   const [password, setPassword] = useState("");
   const signIn = useSignIn();
   const navigate = useNavigate();
+  const router = useRouter();
+  // Set when a signed-in screen sent the visitor here: back there once signed in, else Convert.
+  const { redirect } = useSearch({ from: "/sign-in" });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const mode = submitter?.value === "sign-up" ? "sign-up" : "sign-in";
-    signIn.mutate({ mode, email, password }, { onSuccess: () => void navigate({ to: "/" }) });
+    signIn.mutate({ mode, email, password }, { onSuccess: () => (redirect ? router.history.push(redirect) : void navigate({ to: "/" })) });
   };
 
   return (

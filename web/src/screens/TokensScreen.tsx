@@ -4,7 +4,7 @@ import { TOKEN_SCOPES, type TokenScope as Scope } from "@vektor/shared/schemas/v
 import { useState, type FormEvent } from "react";
 import { useCreateToken, useRevokeToken, useTokens } from "../api/account";
 import { formatDate } from "../components/format";
-import { ErrorText, SignedInScreen as Frame } from "../components/Guard";
+import { ErrorText, Screen } from "../components/Guard";
 import { RowButton } from "../components/RowButton";
 import { Table } from "../components/Table";
 
@@ -13,14 +13,10 @@ const SCOPES = TOKEN_SCOPES.map((id) => ({ id, label: SCOPE_LABELS[id] }));
 
 export function TokensScreen() {
   return (
-    <Frame title="Tokens" what="manage API tokens">
-      {() => (
-        <>
-          <CreateToken />
-          <TokenList />
-        </>
-      )}
-    </Frame>
+    <Screen title="Tokens">
+      <CreateToken />
+      <TokenList />
+    </Screen>
   );
 }
 

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { useBatches } from "../../api/batches";
 import { formatDate } from "../../components/format";
-import { ErrorText, SignedInScreen as Frame } from "../../components/Guard";
+import { ErrorText, Screen, useMe } from "../../components/Guard";
 import { RowButton } from "../../components/RowButton";
 import { Table } from "../../components/Table";
 import { BatchView } from "./BatchView";
@@ -13,18 +13,15 @@ import { NewBatch } from "./NewBatch";
 import { Presets } from "./Presets";
 
 export function BatchesScreen() {
+  const me = useMe();
   const [open, setOpen] = useState<string | null>(null);
   return (
-    <Frame title="Batches" what="run tools over many files">
-      {(me) => (
-        <>
-          <NewBatch credits={me.credits} onCreated={setOpen} />
-          {open ? <BatchView id={open} /> : null}
-          <BatchList onOpen={setOpen} />
-          <Presets />
-        </>
-      )}
-    </Frame>
+    <Screen title="Batches">
+      <NewBatch credits={me.credits} onCreated={setOpen} />
+      {open ? <BatchView id={open} /> : null}
+      <BatchList onOpen={setOpen} />
+      <Presets />
+    </Screen>
   );
 }
 

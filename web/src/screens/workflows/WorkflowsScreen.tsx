@@ -9,13 +9,17 @@ import { useDeferredValue, useId, useState, type FormEvent } from "react";
 import { useAllWorkflows, useCreateWorkflow, useDeleteWorkflow, useLastRun, useTemplates, useTriggers, useWorkflowsPage } from "../../api/workflows";
 import { Dialog } from "../../components/Dialog";
 import { formatDate } from "../../components/format";
-import { ErrorText, SignedInScreen as Frame } from "../../components/Guard";
+import { ErrorText, Screen } from "../../components/Guard";
 import { RowButton } from "../../components/RowButton";
 import { Table } from "../../components/Table";
 import { BLANK_GRAPH_JSON } from "./blank";
 
 export function WorkflowsScreen() {
-  return <Frame title="Workflows" what="build and run workflows">{() => <WorkflowList />}</Frame>;
+  return (
+    <Screen title="Workflows">
+      <WorkflowList />
+    </Screen>
+  );
 }
 
 function WorkflowList() {

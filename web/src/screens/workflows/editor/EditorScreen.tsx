@@ -12,7 +12,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { errorMessage } from "../../../api/client";
 import { useAllWorkflows, useCatalog, useSaveWorkflow, useValidation, useWorkflow, useWorkflowSettings } from "../../../api/workflows";
 import { plural } from "../../../components/format";
-import { ErrorText, SignedIn } from "../../../components/Guard";
+import { ErrorText } from "../../../components/Guard";
 import {
   addNode,
   canConnect,
@@ -60,7 +60,7 @@ export function EditorScreen() {
   const { id } = useParams({ from: "/workflows/$id" });
   return (
     <div className="screen wf-editor-screen">
-      <SignedIn what="edit workflows">{() => <Load id={id} />}</SignedIn>
+      <Load id={id} />
     </div>
   );
 }
