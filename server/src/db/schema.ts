@@ -4,7 +4,7 @@
  * generated from this file (`bun run db:generate` in server/) and run on PGlite and Postgres.
  */
 import { sql } from "drizzle-orm";
-import { APPROVAL_STATUSES, DECISIONS, DELIVERY_CHANNELS, DELIVERY_STATUSES, JOB_STATUSES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TERMINAL_RUN_STATUSES, TOKEN_SCOPES, type AttemptOutcome, type TokenScope } from "@vektor/shared/schemas/vocab";
+import { APPROVAL_STATUSES, DECISIONS, DELIVERY_CHANNELS, DELIVERY_STATUSES, FILE_STATUSES, JOB_STATUSES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TERMINAL_RUN_STATUSES, TOKEN_SCOPES, type AttemptOutcome, type TokenScope } from "@vektor/shared/schemas/vocab";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
@@ -173,7 +173,7 @@ export const file = pgTable(
     /** sha256 hex: the declared one before confirm, the computed one after. */
     checksum: text("checksum"),
     /** PENDING (waiting for bytes), UPLOADED (confirmed). */
-    status: text("status").notNull(),
+    status: text("status", { enum: FILE_STATUSES }).notNull(),
     format: text("format"),
     storageKey: text("storage_key").notNull(),
     /** Multipart upload id while a multipart upload is open. */
@@ -192,7 +192,7 @@ export const file = pgTable(
     createdAt: createdAt(),
     uploadedAt: ts("uploaded_at"),
   },
-  (t) => [index("file_user_created_idx").on(t.userId, t.createdAt, t.id), index("file_status_created_idx").on(t.status, t.createdAt)],
+  (t) => [index("file_user_created_idx").on(t.userId, t.createdAt, t.id), index("file_status_created_idx").on(t.status, t.createdAt), oneOf("file_status_check", t.status, FILE_STATUSES)],
 );
 
 /**

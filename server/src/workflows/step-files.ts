@@ -45,7 +45,7 @@ export function stepFiles(db: Db, store: ObjectStore, userId: string, jobId: str
   // The format is known, not guessed from the name: a guess takes a generic .zip for a
   // shapefile (the first ZIP format listed) and a renamed file's new extension for its content.
   const save = async (id: string, key: string, filename: string, mime: string, format: string | null, stored: { size: number; sha256: string }, sourceFileId: string | null) => {
-    const values = { id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED", format, storageKey: key, jobId, sourceFileId, uploadedAt: new Date() };
+    const values = { id, userId, filename, mime, size: stored.size, checksum: stored.sha256, status: "UPLOADED" as const, format, storageKey: key, jobId, sourceFileId, uploadedAt: new Date() };
     const [row] = await db.insert(file).values(values).onConflictDoUpdate({ target: file.id, set: { size: values.size, checksum: values.checksum, uploadedAt: values.uploadedAt } }).returning();
     return fileRef(row);
   };

@@ -1,8 +1,7 @@
 /** File, upload and import models (spec "Files and jobs", contract section 5). */
 import { Type, type Static } from "@sinclair/typebox";
 import { Page } from "./envelope";
-
-export const FileStatus = Type.Union([Type.Literal("PENDING"), Type.Literal("UPLOADED")]);
+import { FileStatus } from "./vocab";
 
 export const FileRecord = Type.Object({
   fileId: Type.String(),

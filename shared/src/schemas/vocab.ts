@@ -20,6 +20,11 @@ function member<const T extends readonly string[]>(values: T): (value: string) =
   return (value): value is T[number] => set.has(value);
 }
 
+/** A stored file: PENDING while its bytes are awaited (upload or import open), UPLOADED once confirmed. */
+export const FILE_STATUSES = ["PENDING", "UPLOADED"] as const;
+export const FileStatus = literals(FILE_STATUSES);
+export type FileStatus = typeof FileStatus.static;
+
 /** A job (a tool run, a batch item, or any other queued kind): queued, then claimed, then ended. */
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export const JobStatus = literals(JOB_STATUSES);

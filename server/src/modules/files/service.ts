@@ -81,7 +81,7 @@ export class FileService {
     const pendingJob = this.pendingJobOf(body);
     const id = newId("f");
     const key = `u/${userId}/${id}`;
-    const base = { id, userId, filename: safeFilename(body.filename), mime: body.mime, size: body.size, checksum: body.checksum?.toLowerCase() ?? null, status: "PENDING", storageKey: key, pendingJob };
+    const base = { id, userId, filename: safeFilename(body.filename), mime: body.mime, size: body.size, checksum: body.checksum?.toLowerCase() ?? null, status: "PENDING" as const, storageKey: key, pendingJob };
     if (body.size > c["upload.multipart_threshold_mb"] * MB) {
       const partSize = c["upload.part_size_mb"] * MB;
       const uploadId = await this.d.store.createMultipart(key, body.mime);

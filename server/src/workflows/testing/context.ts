@@ -5,6 +5,7 @@
  * Params go through the kind's real schema.
  */
 import { candidateFormats } from "@vektor/shared/formats";
+import type { FileStatus } from "@vektor/shared/schemas/vocab";
 import { checkParams } from "@vektor/wasm-tools";
 import { eq } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -61,7 +62,7 @@ export interface UploadOptions {
   /** Set for a job's output (not an upload of the user's own). */
   jobId?: string;
   /** PENDING: bytes not confirmed yet. */
-  status?: "UPLOADED" | "PENDING";
+  status?: FileStatus;
 }
 
 /** A real user of the test database, with helpers to give them files and run steps as them. */

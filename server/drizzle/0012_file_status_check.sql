@@ -1,0 +1,1 @@
+ALTER TABLE "file" ADD CONSTRAINT "file_status_check" CHECK ("file"."status" in ('PENDING', 'UPLOADED'));
