@@ -89,3 +89,11 @@ export function ErrorText({ error, message }: { error: unknown; message?: string
     </p>
   );
 }
+
+/**
+ * The former render-prop frame, kept only while a screen still being rewritten elsewhere
+ * imports it; its route's beforeLoad already did the check. Use Screen and useMe.
+ */
+export function SignedInScreen({ title, children }: { title: string; what: string; children: (account: Account) => ReactNode }) {
+  return <Screen title={title}>{children(useMe())}</Screen>;
+}
