@@ -139,6 +139,8 @@ export class ToolBridge {
 
     try {
       const result = await Promise.race([call, ...stops]);
+      // A run that finished after its cancel (the tool did not look at the signal) is still cancelled.
+      if (signal?.aborted) throw cancelled();
       if (!result.ok) throw new ToolError(result.error.code, result.error.message);
       return result.outputs;
     } catch (err) {

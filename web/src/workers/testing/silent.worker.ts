@@ -1,0 +1,2 @@
+/** A worker that starts but never says it is ready (the bridge must give up on it). */
+export {};
