@@ -44,7 +44,9 @@ const routeTree = rootRoute.addChildren([
   screen("/workflows", () => import("./screens/workflows/WorkflowsScreen"), "WorkflowsScreen", "signed-in"),
   // The editor is its own chunk with React Flow, dagre and croner (assets/editor/, not precached).
   screen("/workflows/$id", () => import("./screens/workflows/editor/EditorScreen"), "EditorScreen", "signed-in"),
+  screen("/workflows/runs", () => import("./screens/workflows/runs/RunsScreen"), "RunsScreen", "signed-in"),
   screen("/workflows/runs/$runId", () => import("./screens/workflows/RunScreen"), "RunScreen", "signed-in"),
+  screen("/workflows/approvals", () => import("./screens/workflows/runs/ApprovalsScreen"), "ApprovalsScreen", "signed-in"),
   screen("/tokens", () => import("./screens/TokensScreen"), "TokensScreen", "signed-in"),
   screen("/account", () => import("./screens/AccountScreen"), "AccountScreen", "signed-in"),
   screen("/admin", () => import("./screens/AdminScreen"), "AdminScreen", "admin"),

@@ -4,8 +4,8 @@
  * versions, triggers, the public switches that govern them, runs. Components never call fetch.
  */
 import type { PutTriggerBody } from "@vektor/shared/schemas/trigger";
-import { isTerminalRun } from "@vektor/shared/schemas/vocab";
-import type { CreateWorkflowBody, TemplateBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "@vektor/shared/schemas/workflow";
+import { isTerminalRun, type RunStatus } from "@vektor/shared/schemas/vocab";
+import type { ApprovalFilter, ApprovalPage, ApproveBody, CreateWorkflowBody, RunPage, TemplateBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "@vektor/shared/schemas/workflow";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { client } from "./client";
 import { FILES_KEY } from "./files";
@@ -157,10 +157,87 @@ export function useStartRun(id: string) {
   });
 }
 
-/** A run's detail, polled while it is not finished. */
-export const useRunDetail = (runId: string) =>
+
+/* Runs: the caller's runs, one run's detail, steering (retry, replay, cancel), approvals. */
+
+export const RUNS_KEY = [...WORKFLOWS_KEY, "runs"] as const;
+const runKey = (runId: string) => [...RUNS_KEY, runId] as const;
+export const APPROVALS_KEY = [...WORKFLOWS_KEY, "approvals"] as const;
+
+export interface RunFilter {
+  status?: RunStatus;
+  workflowId?: string;
+}
+
+/** A page of the caller's runs, newest first, filtered by status and workflow. */
+export const useAllRunsPage = (filter: RunFilter, cursor: string | undefined) =>
   useQuery({
-    queryKey: [...WORKFLOWS_KEY, "runs", runId],
-    queryFn: () => client.workflows.runDetail(runId),
-    refetchInterval: (q) => (q.state.data && isTerminalRun(q.state.data.run.status) ? false : 1500),
+    queryKey: [...RUNS_KEY, "page", filter.status ?? "", filter.workflowId ?? "", cursor ?? ""],
+    queryFn: () => client.t.call<RunPage>("GET", `/api/workflows/runs${query({ ...filter, limit: PAGE_SIZE, cursor })}`),
+    placeholderData: keepPreviousData,
   });
+
+/** A page of one workflow's runs, newest first (its history in the editor). */
+export const useWorkflowRuns = (id: string, cursor: string | undefined) =>
+  useQuery({ queryKey: [...WORKFLOWS_KEY, id, "runs", cursor ?? ""], queryFn: () => client.workflows.runs(id, { limit: 10, cursor }), placeholderData: keepPreviousData });
+
+/** A page of the approvals waiting on the caller (or decided), oldest request first. */
+export const useApprovalsPage = (status: ApprovalFilter, cursor: string | undefined) =>
+  useQuery({ queryKey: [...APPROVALS_KEY, status, cursor ?? ""], queryFn: () => client.t.call<ApprovalPage>("GET", `/api/workflows/approvals${query({ status, limit: PAGE_SIZE, cursor })}`), placeholderData: keepPreviousData });
+
+/** How many approvals wait on the caller (the nav's count): up to 100 counted, asked again each minute. */
+export const usePendingApprovalCount = (enabled: boolean) =>
+  useQuery({
+    queryKey: [...APPROVALS_KEY, "count"],
+    enabled,
+    queryFn: async () => (await client.t.call<ApprovalPage>("GET", `/api/workflows/approvals${query({ status: "pending", limit: 100 })}`)).items.length,
+    refetchInterval: 60_000,
+    retry: false,
+  });
+
+const query = (q: Record<string, string | number | undefined>) => {
+  const entries = Object.entries(q).filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== "");
+  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}` : "";
+};
+
+/** A run's detail. `poll`: asked again every 1.5 s while the run is not finished (when the event stream is not there). */
+export const useRunDetail = (runId: string, poll = true) =>
+  useQuery({
+    queryKey: runKey(runId),
+    queryFn: () => client.workflows.runDetail(runId),
+    refetchInterval: (q) => (!poll || (q.state.data && isTerminalRun(q.state.data.run.status)) ? false : 1500),
+  });
+
+/** A stored file's record (name, size, type) for a step's file links and previews. */
+export const useFileRecord = (fileId: string) => useQuery({ queryKey: [...FILES_KEY, "record", fileId], queryFn: () => client.files.get(fileId), staleTime: Infinity, retry: false });
+
+/** After a run changed by steering or a decision: its detail, the lists and the balance are asked again. */
+function useRunChanged() {
+  const queries = useQueryClient();
+  return (runId: string) => {
+    void queries.invalidateQueries({ queryKey: runKey(runId) });
+    void queries.invalidateQueries({ queryKey: [...RUNS_KEY, "page"] });
+    void queries.invalidateQueries({ queryKey: APPROVALS_KEY });
+    void queries.invalidateQueries({ queryKey: ["account"] });
+  };
+}
+
+export function useRetryRun() {
+  const changed = useRunChanged();
+  return useMutation({ mutationFn: (runId: string) => client.workflows.retry(runId), onSuccess: (_, runId) => changed(runId) });
+}
+
+export function useReplayRun() {
+  const changed = useRunChanged();
+  return useMutation({ mutationFn: (runId: string) => client.workflows.replay(runId), onSuccess: (r) => changed(r.runId) });
+}
+
+export function useCancelRun() {
+  const changed = useRunChanged();
+  return useMutation({ mutationFn: (runId: string) => client.workflows.cancel(runId), onSuccess: (_, runId) => changed(runId) });
+}
+
+export function useDecide() {
+  const changed = useRunChanged();
+  return useMutation({ mutationFn: ({ runId, ...body }: ApproveBody & { runId: string }) => client.workflows.approve(runId, body), onSuccess: (_, v) => changed(v.runId) });
+}

@@ -5,6 +5,7 @@
  */
 import { Link, Outlet } from "@tanstack/react-router";
 import { useAccount, useSignOut } from "../api/session";
+import { usePendingApprovalCount } from "../api/workflows";
 import { useOnline } from "./online";
 import { applyUpdate, install, usePwa, type PwaState } from "./pwa";
 
@@ -49,6 +50,11 @@ export function Layout() {
                 </Link>
               </li>
             ))}
+            {me ? (
+              <li>
+                <ApprovalsLink />
+              </li>
+            ) : null}
             {me?.role === "admin" ? (
               <li>
                 <Link to="/admin" activeProps={{ "aria-current": "page" }}>
@@ -97,5 +103,15 @@ export function Layout() {
         </p>
       </footer>
     </>
+  );
+}
+
+/** The approvals inbox, with how many wait on the signed-in person. */
+function ApprovalsLink() {
+  const count = usePendingApprovalCount(true).data ?? 0;
+  return (
+    <Link to="/workflows/approvals" activeProps={{ "aria-current": "page" }}>
+      Approvals{count ? ` (${count})` : ""}
+    </Link>
   );
 }
