@@ -3,26 +3,14 @@
  * store: flat memory for any size. The batch ZIP and workflow sink.zip steps both write theirs here.
  */
 import { Readable } from "node:stream";
+import { safeEntryNames } from "@vektor/shared/workflows/files";
 import yazl from "yazl";
 import { useNativeCrc32 } from "./native-crc";
 import type { ObjectStore } from "./types";
 
 useNativeCrc32();
 
-/** Entry names without paths or dot-dot, unique (case-insensitively) within the archive. */
-export function safeEntryNames(names: string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((raw) => {
-    let base = raw.replace(/[\\/]/g, "_").replace(/[\u0000-\u001f\u007f]/g, "").replace(/^\.+/, "").trim() || "output";
-    if (base.length > 200) base = base.slice(-200);
-    const dot = base.lastIndexOf(".");
-    const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot)] : [base, ""];
-    let name = base;
-    for (let i = 2; seen.has(name.toLowerCase()); i++) name = `${stem} (${i})${ext}`;
-    seen.add(name.toLowerCase());
-    return name;
-  });
-}
+export { safeEntryNames } from "@vektor/shared/workflows/files";
 
 /** A stored file as a ZIP entry. */
 export interface ZipEntry {

@@ -6,7 +6,8 @@
  * status exactly once (Windmill's worker_flow: a finished step pushes the next in the same
  * transaction). Steps never carry bytes: files pass between them as ids.
  */
-import { isPassedStep, isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, TERMINAL_STEP_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
+import { isReady, predecessors, runOutputs, settleRun, stepInputs, successors, type StepState } from "@vektor/shared/workflows/plan";
+import { isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, TERMINAL_STEP_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
@@ -64,15 +65,15 @@ export class Engine {
     if (isTerminalRun(run.status)) return;
     const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
     const byNode = new Map(steps.map((s) => [s.nodeId, s]));
-    const preds = predecessors(run);
-    const succs = successors(run);
+    const preds = predecessors(run.plan);
+    const succs = successors(run.plan);
     const before = (step: StepRow) => (preds.get(step.nodeId) ?? []).map((id) => byNode.get(id)!);
-    const ready = (step: StepRow) => step.status === "pending" && before(step).every((p) => p.status === "succeeded");
+    const ready = (step: StepRow) => isReady(step, before(step));
     let failed = steps.find((s) => s.status === "failed") ?? null;
     const work = steps.filter(ready);
     while (!failed && work.length) {
       const step = work.shift()!;
-      const inputs = [...new Set(before(step).flatMap((p) => p.outputFileIds))];
+      const inputs = stepInputs(before(step).map((p) => p.outputFileIds));
       if (!opts.inline || !this.store || !runsInline(step.type)) {
         await this.startStep(tx, run, step, inputs);
         step.status = "running";
@@ -86,7 +87,7 @@ export class Engine {
         if (ready(s) && !work.includes(s)) work.push(s);
       }
     }
-    await this.settle(tx, run, steps, failed);
+    await this.settle(tx, run, steps);
   }
 
   private async startStep(tx: Tx, run: RunRow, step: StepRow, inputs: string[]): Promise<void> {
@@ -138,20 +139,19 @@ export class Engine {
     return { jobIds: await this.queueToolJobs(tx, run, step, jobs), charged: false };
   }
 
-  /** The run's status from its steps; terminal exactly once. */
-  private async settle(tx: Tx, run: RunRow, steps: StepRow[], failed: StepRow | null): Promise<void> {
-    const running = steps.some((s) => s.status === "running");
-    const waiting = steps.some((s) => s.status === "waiting_approval");
-    if (failed && !running) {
+  /** The run's status from its steps (the shared settleRun); terminal exactly once. */
+  private async settle(tx: Tx, run: RunRow, steps: StepRow[]): Promise<void> {
+    const settled = settleRun(steps);
+    if (settled.status === "failed") {
+      const { failed } = settled;
       await this.finish(tx, run, "failed", { code: failed.errorCode ?? "STEP_FAILED", message: `Step ${failed.nodeId}: ${failed.errorMessage ?? "failed"}` });
       return;
     }
-    if (!failed && steps.every((s) => isPassedStep(s.status))) {
-      await this.finish(tx, run, "succeeded", null, runOutputs(run, steps));
+    if (settled.status === "succeeded") {
+      await this.finish(tx, run, "succeeded", null, runOutputs(run.plan, steps.map(stepState)));
       return;
     }
-    const status = waiting && !running ? "waiting_approval" : "running";
-    if (status !== run.status) await tx.update(workflowRun).set({ status }).where(eq(workflowRun.id, run.id));
+    if (settled.status !== run.status) await tx.update(workflowRun).set({ status: settled.status }).where(eq(workflowRun.id, run.id));
   }
 
   /**
@@ -262,25 +262,7 @@ export class Engine {
   }
 }
 
-/** Each node's successors in the run's plan. */
-function successors(run: RunRow): Map<string, string[]> {
-  const out = new Map<string, string[]>(run.plan.nodes.map((n) => [n.id, []]));
-  for (const e of run.plan.edges) out.get(e.source)?.push(e.target);
-  return out;
-}
-
-/** Each node's predecessors in the run's plan. */
-export function predecessors(run: RunRow): Map<string, string[]> {
-  const out = new Map<string, string[]>(run.plan.nodes.map((n) => [n.id, []]));
-  for (const e of run.plan.edges) out.get(e.target)?.push(e.source);
-  return out;
-}
-
-/** A run's outputs: what its sinks produced, or, with no sink, what its last steps produced. */
-function runOutputs(run: RunRow, steps: StepRow[]): string[] {
-  const top = steps.filter((s) => s.parentNodeId === null);
-  const sinks = top.filter((s) => s.type.startsWith("sink."));
-  const hasSuccessor = new Set(run.plan.edges.map((e) => e.source));
-  const ends = sinks.length ? sinks : top.filter((s) => !hasSuccessor.has(s.nodeId));
-  return [...new Set(ends.flatMap((s) => s.outputFileIds))];
+/** A step row as the shared scheduling rules read it. */
+function stepState(s: StepRow): StepState {
+  return { nodeId: s.nodeId, type: s.type, parentNodeId: s.parentNodeId, status: s.status, outputs: s.outputFileIds };
 }

@@ -1,106 +1,23 @@
 /**
- * A graph -> the flat plan a run executes. Each op.workflow node's sub-workflow is inlined (its
- * steps named `<op node id>/<child id>`), so the engine schedules one graph of steps and knows
- * nothing about nesting: the child's entry steps wait for the op node's predecessors, and the
- * op node waits for the child's exit steps and collects their outputs.
+ * A graph -> the flat plan a run executes: the shared planning (shared/src/workflows/plan.ts,
+ * which the browser runner uses too) over this server's node registry.
  */
-import { ServiceError } from "@vektor/shared/errors";
 import type { Graph } from "@vektor/shared/schemas/workflow";
-import { checkParams } from "@vektor/wasm-tools";
-import { topoOrder, type Link } from "./graph";
-import { getNodeKind, SUB_WORKFLOW_TYPE } from "./nodes/index";
-import { MAX_NESTING_DEPTH, type ResolveWorkflow } from "./validate";
+import { expandGraph as expand, planSteps as countPlanSteps, type ResolveWorkflow, type RunPlan } from "@vektor/shared/workflows/plan";
+import { KINDS } from "./nodes/index";
 
-/** One step of a plan. */
-export interface PlanNode {
-  /** The node's id; inside a sub-workflow `<op.workflow step id>/<child id>`. */
-  id: string;
-  type: string;
-  /** Checked against the kind's schema, defaults applied. */
-  params: Record<string, unknown>;
-  /** The op.workflow step this one was inlined under, or null at the top. */
-  parentId: string | null;
-  /** Inlined from a sub-workflow (a nested source.upload gives its inputs, not the run's files). */
-  nested: boolean;
-}
-
-/** The flat plan of a run: nodes in an order where every edge's source comes first. */
-export interface RunPlan {
-  nodes: PlanNode[];
-  edges: Link[];
-}
-
-const invalid = (message: string) => new ServiceError("VALIDATION_ERROR", message);
-
-/** The plan of one graph level, with its sub-workflows already inlined. */
-async function expandLevel(graph: Graph, resolve: ResolveWorkflow, prefix: string, parentId: string | null, chain: Chain): Promise<RunPlan> {
-  const nodes: PlanNode[] = [];
-  const edges: Link[] = [];
-  const full = (id: string) => `${prefix}${id}`;
-  const ids = new Set(graph.nodes.map((n) => n.id));
-  if (ids.size !== graph.nodes.length) throw invalid(`Node ids must be unique${parentId ? ` (in the sub-workflow of step "${parentId}")` : ""}`);
-  // Where an edge into an op.workflow node really goes: the entries of its sub-plan.
-  const entriesOf = new Map<string, string[]>();
-  for (const node of graph.nodes) {
-    const kind = getNodeKind(node.type);
-    if (!kind) throw invalid(`Node "${full(node.id)}" has the unknown type "${node.type}"`);
-    const checked = checkParams(kind.description.params, node.data.params);
-    if (!checked.ok) throw invalid(`Node "${full(node.id)}" (${node.type}): ${checked.message}`);
-    nodes.push({ id: full(node.id), type: node.type, params: checked.params, parentId, nested: parentId !== null });
-    if (node.type !== SUB_WORKFLOW_TYPE) continue;
-    const sub = await inline(full(node.id), checked.params.workflowId as string, resolve, chain);
-    nodes.push(...sub.nodes);
-    edges.push(...sub.edges);
-    const hasIncoming = new Set(sub.edges.map((e) => e.target));
-    const hasOutgoing = new Set(sub.edges.map((e) => e.source));
-    entriesOf.set(node.id, sub.nodes.filter((n) => !hasIncoming.has(n.id)).map((n) => n.id));
-    for (const exit of sub.nodes.filter((n) => !hasOutgoing.has(n.id))) edges.push({ source: exit.id, target: full(node.id) });
-  }
-  for (const { source, target } of graph.edges) {
-    if (!ids.has(source) || !ids.has(target)) throw invalid(`An edge connects a node that does not exist ("${full(source)}" -> "${full(target)}")`);
-    for (const to of entriesOf.get(target) ?? [full(target)]) edges.push({ source: full(source), target: to });
-  }
-  return { nodes, edges };
-}
-
-/** The workflows being expanded above a level (`ids`, the root's own id first when known) and its depth (0 = root). */
-interface Chain {
-  ids: readonly string[];
-  depth: number;
-}
-
-/** The sub-plan of op.workflow step `opId`, running workflow `workflowId`. */
-async function inline(opId: string, workflowId: string, resolve: ResolveWorkflow, chain: Chain): Promise<RunPlan> {
-  if (chain.ids.includes(workflowId)) throw invalid(`Step "${opId}" runs workflow "${workflowId}", which is already running in it: workflows must not run themselves`);
-  if (chain.depth + 1 > MAX_NESTING_DEPTH) {
-    throw new ServiceError("LIMIT_EXCEEDED", `Step "${opId}" nests sub-workflows more than ${MAX_NESTING_DEPTH} levels deep`);
-  }
-  const graph = await resolve(workflowId);
-  if (!graph) throw invalid(`Step "${opId}" runs workflow "${workflowId}", which does not exist or is not yours`);
-  return expandLevel(graph, resolve, `${opId}/`, opId, { ids: [...chain.ids, workflowId], depth: chain.depth + 1 });
-}
-
-/** `plan` with its nodes in topological order; a loop cannot run and is refused. */
-function ordered(plan: RunPlan): RunPlan {
-  const unique = [...new Map(plan.edges.map((e) => [`${e.source}\n${e.target}`, e])).values()];
-  const order = topoOrder(plan.nodes.map((n) => n.id), unique);
-  if (!order) throw invalid("The workflow's steps form a cycle");
-  const byId = new Map(plan.nodes.map((n) => [n.id, n]));
-  return { nodes: order.map((id) => byId.get(id)!), edges: unique };
-}
+export type { PlanNode, RunPlan } from "@vektor/shared/workflows/plan";
 
 /**
- * The flat step plan of `graph` (see the module comment). Throws ServiceError
- * VALIDATION_ERROR for a graph that cannot run (unknown type, bad params, dangling edge, loop,
- * a sub-workflow that does not exist or runs itself) and LIMIT_EXCEEDED for sub-workflows
- * nested more than MAX_NESTING_DEPTH levels deep. `selfId` lets a workflow that runs itself be
- * refused at once rather than at the depth limit.
+ * The flat step plan of `graph` (sub-workflows inlined, in topological order). Throws
+ * ServiceError VALIDATION_ERROR for a graph that cannot run and LIMIT_EXCEEDED for sub-workflows
+ * nested too deep; `selfId` refuses a workflow that runs itself at once.
  */
-export async function expandGraph(graph: Graph, resolveWorkflow: ResolveWorkflow, selfId?: string): Promise<RunPlan> {
-  return ordered(await expandLevel(graph, resolveWorkflow, "", null, { ids: selfId ? [selfId] : [], depth: 0 }));
+export function expandGraph(graph: Graph, resolveWorkflow: ResolveWorkflow, selfId?: string): Promise<RunPlan> {
+  return expand(graph, KINDS, resolveWorkflow, selfId);
 }
 
 /** The op steps a plan charges for (the same number countSteps gives for its graph). */
 export function planSteps(plan: RunPlan): number {
-  return plan.nodes.reduce((sum, n) => sum + (getNodeKind(n.type)?.description.chargedSteps ?? 0), 0);
+  return countPlanSteps(plan, KINDS);
 }

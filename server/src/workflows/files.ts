@@ -1,56 +1,6 @@
 /**
- * Small pure helpers over file references that several node kinds share: which formats a file
- * is, name matching, de-duplication and safe file names.
+ * Small pure helpers over file references that several node kinds share (which formats a file
+ * is, name matching, de-duplication and safe file names): the shared ones, which the browser
+ * runner uses too.
  */
-import { candidateFormats } from "@vektor/shared/formats";
-import type { FileRef } from "./nodes/types";
-
-/** The formats a file may be: its sniffed format, else what its MIME type and name suggest. */
-export function fileFormats(file: Pick<FileRef, "format" | "mime" | "filename">): string[] {
-  if (file.format) return [file.format];
-  return candidateFormats(file.mime, file.filename).map((f) => f.id);
-}
-
-/**
- * Whether `filename` starts with `prefix` and ends with `suffix` (either may be empty or absent).
- * Case-insensitive, because `.PDF` and `.pdf` are the same kind of file to the people who set it.
- */
-export function matchesPrefixSuffix(filename: string, prefix?: string, suffix?: string): boolean {
-  const name = filename.toLowerCase();
-  return name.startsWith((prefix ?? "").toLowerCase()) && name.endsWith((suffix ?? "").toLowerCase());
-}
-
-/** `files` without repeated ids, first occurrence kept (inputs may reach a node by two paths). */
-export function uniqueFiles(files: readonly FileRef[]): FileRef[] {
-  const seen = new Set<string>();
-  return files.filter((f) => !seen.has(f.id) && (seen.add(f.id), true));
-}
-
-/** Longest file name a node writes (most file systems stop at 255 bytes). */
-export const MAX_FILENAME = 200;
-
-/**
- * A file name that is safe in a download and a ZIP entry: no path separators, no `..`, no
- * control characters, no leading dots or spaces, at most MAX_FILENAME characters (the
- * extension kept). Empty results become `fallback`.
- */
-export function safeFilename(name: string, fallback = "file"): string {
-  let out = name
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .replace(/[/\\]/g, "_")
-    .replace(/\.{2,}/g, ".")
-    .trim()
-    .replace(/^[.\s]+/, "");
-  if (out.length > MAX_FILENAME) {
-    const dot = out.lastIndexOf(".");
-    const ext = dot > 0 && out.length - dot <= 16 ? out.slice(dot) : "";
-    out = out.slice(0, MAX_FILENAME - ext.length) + ext;
-  }
-  return out || fallback;
-}
-
-/** `name` split into stem and extension (with the dot); a leading dot is not an extension. */
-export function splitExtension(name: string): { stem: string; ext: string } {
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? { stem: name.slice(0, dot), ext: name.slice(dot) } : { stem: name, ext: "" };
-}
+export { fileFormats, matchesPrefixSuffix, MAX_FILENAME, safeFilename, splitExtension, uniqueFiles } from "@vektor/shared/workflows/files";

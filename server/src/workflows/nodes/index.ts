@@ -3,8 +3,9 @@
  * tool registry. Validation, the catalog and the engine look kinds up here; nothing else
  * switches on a node's type. Start-up fails loudly on a duplicate or malformed type.
  */
-import { TOOL_ENTRIES } from "@vektor/wasm-tools";
+import { checkParams, TOOL_ENTRIES } from "@vektor/wasm-tools";
 import type { CatalogNode } from "@vektor/shared/schemas/workflow";
+import type { KindLookup, SemanticKind } from "@vektor/shared/workflows/registry";
 import { logicApproval } from "./logic-approval";
 import { logicFilter } from "./logic-filter";
 import { logicMerge } from "./logic-merge";
@@ -77,3 +78,11 @@ export function catalog(): CatalogNode[] {
     chargedSteps: d.chargedSteps,
   }));
 }
+
+const semantic = new Map<string, SemanticKind>(NODE_KINDS.map(({ description: d, producesFor }) => [d.type, { type: d.type, io: d.io, chargedSteps: d.chargedSteps, producesFor }]));
+
+/** The registry as the shared graph semantics asks for it (planning, validation): kinds and their params' schemas. */
+export const KINDS: KindLookup = {
+  kind: (type) => semantic.get(type),
+  checkParams: (type, params) => checkParams(byType.get(type)!.description.params, params),
+};

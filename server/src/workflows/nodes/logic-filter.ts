@@ -1,11 +1,13 @@
 /**
  * logic.filter: keeps the inputs that match every condition given (format, file-name glob, size
- * range); a condition left out matches everything.
+ * range); a condition left out matches everything. The decision is shared with the browser runner.
  */
 import { Type } from "@sinclair/typebox";
 import { FORMATS } from "@vektor/shared/formats";
-import { fileFormats } from "../files";
-import type { FileRef, NodeKind } from "./types";
+import { filterFiles, type FilterRule } from "@vektor/shared/workflows/nodes";
+import type { NodeKind } from "./types";
+
+export { globToRegExp, matchesFilter, type FilterRule } from "@vektor/shared/workflows/nodes";
 
 const params = Type.Object(
   {
@@ -16,29 +18,6 @@ const params = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** The conditions of a filter (its params). */
-export interface FilterRule {
-  formats?: readonly string[];
-  glob?: string;
-  minSize?: number;
-  maxSize?: number;
-}
-
-/** A whole-name, case-insensitive matcher for a glob with `*` and `?` (everything else is literal). */
-export function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`, "is");
-}
-
-/** Whether `file` passes every condition of `rule`. */
-export function matchesFilter(file: Pick<FileRef, "filename" | "size" | "format" | "mime">, rule: FilterRule): boolean {
-  if (rule.formats && !fileFormats(file).some((f) => rule.formats!.includes(f))) return false;
-  if (rule.glob !== undefined && !globToRegExp(rule.glob).test(file.filename)) return false;
-  if (rule.minSize !== undefined && file.size < rule.minSize) return false;
-  if (rule.maxSize !== undefined && file.size > rule.maxSize) return false;
-  return true;
-}
 
 /** The node kind `logic.filter`. */
 export const logicFilter: NodeKind = {
@@ -54,9 +33,8 @@ export const logicFilter: NodeKind = {
   },
   producesFor: (p) => (p as FilterRule).formats,
   execute: async (ctx) => {
-    const rule = ctx.params as FilterRule;
-    const kept = ctx.inputs.filter((f) => matchesFilter(f, rule));
-    ctx.log(`Kept ${kept.length} of ${ctx.inputs.length} file(s)`);
+    const { kept, log } = filterFiles(ctx.inputs, ctx.params as FilterRule);
+    ctx.log(log);
     return { kind: "done", outputs: kept };
   },
 };

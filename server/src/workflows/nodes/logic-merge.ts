@@ -1,6 +1,6 @@
 /** logic.merge: joins branches. The engine already gives a step the union of its predecessors' outputs. */
 import { Type } from "@sinclair/typebox";
-import { uniqueFiles } from "../files";
+import { mergeFiles } from "@vektor/shared/workflows/nodes";
 import type { NodeKind } from "./types";
 
 /** The node kind `logic.merge`. */
@@ -15,5 +15,5 @@ export const logicMerge: NodeKind = {
     chargedSteps: 0,
     inline: true,
   },
-  execute: async (ctx) => ({ kind: "done", outputs: uniqueFiles(ctx.inputs) }),
+  execute: async (ctx) => ({ kind: "done", outputs: mergeFiles(ctx.inputs) }),
 };

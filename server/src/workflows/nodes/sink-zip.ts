@@ -1,13 +1,9 @@
 /** sink.zip: packs its inputs into one ZIP (STORE method, safe unique entry names), an output of the run. */
 import { Type } from "@sinclair/typebox";
-import { safeFilename } from "../files";
+import { DEFAULT_ZIP_NAME, zipName } from "@vektor/shared/workflows/nodes";
 import type { NodeKind } from "./types";
 
-/** The ZIP's file name: made safe, `.zip` added when missing. */
-export function zipName(name: string): string {
-  const safe = safeFilename(name, "outputs.zip");
-  return safe.toLowerCase().endsWith(".zip") ? safe : `${safe}.zip`;
-}
+export { zipName } from "@vektor/shared/workflows/nodes";
 
 /** The node kind `sink.zip`. */
 export const sinkZip: NodeKind = {
@@ -16,7 +12,7 @@ export const sinkZip: NodeKind = {
     category: "sink",
     title: "ZIP",
     description: "Packs the files it receives into one ZIP file, an output of the run. No files: no ZIP.",
-    params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, default: "outputs.zip", description: "File name of the ZIP (.zip is added when missing)" }) }, { additionalProperties: false }),
+    params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, default: DEFAULT_ZIP_NAME, description: "File name of the ZIP (.zip is added when missing)" }) }, { additionalProperties: false }),
     io: { accepts: "any", produces: ["zip"] },
     chargedSteps: 0,
   },

@@ -5,7 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { FORMATS } from "@vektor/shared/formats";
-import { matchesPrefixSuffix, uniqueFiles } from "../files";
+import { matchesPrefixSuffix, uniqueFiles } from "@vektor/shared/workflows/files";
 import type { FileRef, NodeKind, StepContext } from "./types";
 
 const params = Type.Object(
