@@ -19,9 +19,14 @@ export function chainOf(...nodes: NodeRow[]): Graph {
   return graphOf(nodes, nodes.slice(1).map((n, i) => [nodes[i][0], n[0]]));
 }
 
-/** A resolver over `workflows` (id -> graph). */
-export function resolverOf(workflows: Record<string, Graph>): ResolveWorkflow {
-  return async (id) => workflows[id] ?? null;
+/** A resolver over `workflows` (id -> graph); records every id asked for. */
+export function resolverOf(workflows: Record<string, Graph>): ResolveWorkflow & { asked: string[] } {
+  const asked: string[] = [];
+  const resolve = async (id: string) => {
+    asked.push(id);
+    return workflows[id] ?? null;
+  };
+  return Object.assign(resolve, { asked });
 }
 
 const object = (properties: Record<string, unknown> = {}) => ({ type: "object", additionalProperties: false, properties });
