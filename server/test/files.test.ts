@@ -224,6 +224,18 @@ describe("bad input at upload and confirm", () => {
     expect(objectFiles(srv.dataDir).length).toBe(before);
   });
 
+  test("DWG and DXF drawings are accepted by their content; a PDF renamed .dwg is 422 (issue 23)", async () => {
+    const c = await srv.user();
+    for (const name of ["r2.10-entities.dwg", "example_2018.dwg", "sample_r14.dxf"]) {
+      const bytes = await fixture(`drawing/${name}`).bytes();
+      const f = await c.files.upload(new Blob([bytes]), { filename: name, mime: "application/octet-stream" });
+      expect(f).toMatchObject({ status: "UPLOADED", format: name.endsWith(".dwg") ? "dwg" : "dxf" });
+    }
+    const pdf = await makePdf(1);
+    const err = await expectApiError(() => c.files.upload(new Blob([pdf]), { filename: "plan.dwg", mime: "application/octet-stream" }), "FILE_SIGNATURE_MISMATCH", 422);
+    expect(err.message).toMatch(/dwg/i);
+  });
+
   test("a checksum mismatch is 422", async () => {
     const c = await srv.user();
     const bytes = await makePdf(1);

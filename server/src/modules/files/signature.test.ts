@@ -299,6 +299,17 @@ const STEP_FILES = filesUnder(OCCT, /\.(stp|step)$/i);
 const LAS_FILES = ["Haystack_Rock.las", "autzen_trim.las", "point-color-time.las"];
 const LAZ_FILES = ["autzen_trim.laz", "extrabytes.laz", "point-color-time.las.laz", "point-time-1.4.las.laz"];
 const IFC_FILES = ["example.ifc", "duplex.ifc", "AC20-FZK-Haus.ifc"];
+/** LibreDWG's test drawings, Release 2.10 to 2018 (fixtures/README.md). */
+const DWG_FILES = ["r2.10-entities.dwg", "example_r14.dwg", "example_2000.dwg", "example_2018.dwg", "sample_2018.dwg", "2018-Arc.dwg"];
+const DXF_FILES = ["example_r12.dxf", "sample_r14.dxf", "2000-entities-2d.dxf", "example_2018.dxf"];
+const GLTF = { asset: { version: "2.0" }, scenes: [{ nodes: [] }], scene: 0 };
+/** The smallest 3MF package: content types, the root relationship and an empty model part. */
+const threeMf = () =>
+  zipSync({
+    "[Content_Types].xml": text('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="model" ContentType="application/vnd.ms-package.3dmanufacturing-3dmodel+xml"/></Types>'),
+    "_rels/.rels": text('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>'),
+    "3D/3dmodel.model": text('<?xml version="1.0"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources/><build/></model>'),
+  });
 
 interface Case {
   format: FormatId;
@@ -324,6 +335,8 @@ const CASES: Case[] = [
   ...IFC_FILES.map((f) => fromShared("ifc", "application/x-step-ifc", `bim/${f}`)),
   ...LAS_FILES.map((f) => fromShared("las", "application/vnd.las", `pointcloud/${f}`)),
   ...LAZ_FILES.map((f) => fromShared("laz", "application/vnd.laszip", `pointcloud/${f}`)),
+  ...DWG_FILES.map((f) => fromShared("dwg", "image/vnd.dwg", `drawing/${f}`)),
+  ...DXF_FILES.map((f) => fromShared("dxf", "image/vnd.dxf", `drawing/${f}`)),
   ...boardLayers("gerber").map((l) => fromDisk("gerber", "application/vnd.gerber", l.path)),
   ...specs(/\.gbr$/).map((path) => fromDisk("gerber", "application/vnd.gerber", path)),
   ...boardLayers("drill").map((l) => fromDisk("excellon", "application/x-excellon", l.path)),
@@ -349,6 +362,8 @@ const CASES: Case[] = [
   { format: "flatgeobuf", mime: "application/flatgeobuf", name: "points.fgb", bytes: () => toFlatGeobuf(GEOJSON) },
   { format: "glb", mime: "model/gltf-binary", name: "empty.glb", bytes: glb },
   { format: "stl", mime: "model/stl", name: "triangle.stl", bytes: () => text(STL_ASCII) },
+  { format: "gltf", mime: "model/gltf+json", name: "empty.gltf", bytes: () => text(JSON.stringify(GLTF)) },
+  { format: "3mf", mime: "model/3mf", name: "empty.3mf", bytes: threeMf },
   { format: "obj", mime: "model/obj", name: "cube.obj", bytes: () => text(OBJ) },
   { format: "ply", mime: "application/x-ply", name: "ascii.ply", bytes: () => text(PLY_ASCII) },
   { format: "ply", mime: "application/x-ply", name: "binary.ply", bytes: () => PLY_BINARY },
@@ -428,6 +443,16 @@ describe("mismatches are refused", () => {
     expect(await checkSignature("application/x-shapefile+zip", "notes.zip", notes)).toEqual(refused(["shapefile-zip"]));
     expect(await checkSignature("application/x-gerber+zip", "notes.zip", notes)).toEqual(refused(["gerber-zip"]));
     expect(await checkSignature("audio/opus", "tone.opus", sampleOf(wav()))).toEqual(refused(["opus"]));
+  });
+
+  test("DWG and DXF are told by content, not by name", async () => {
+    const dwg = sampleOf(shared("drawing/example_2018.dwg"));
+    const dxf = sampleOf(shared("drawing/example_2018.dxf"));
+    expect(await checkSignature("application/octet-stream", "plan.dwg", dxf)).toEqual(refused(["dwg"]));
+    expect(await checkSignature("application/octet-stream", "plan.dxf", dwg)).toEqual(refused(["dxf"]));
+    expect(await checkSignature("image/vnd.dwg", "report.dwg", sampleOf(await pdf()))).toEqual(refused(["dwg"]));
+    expect(await checkSignature("model/3mf", "notes.3mf", sampleOf(zipSync({ "readme.txt": text("hello\n") })))).toEqual(refused(["3mf"]));
+    expect(await checkSignature("model/gltf+json", "list.gltf", sampleOf(text('[{"a":1}]')))).toEqual(refused(["gltf"]));
   });
 
   test("an SQLite file of another application is no GeoPackage", async () => {

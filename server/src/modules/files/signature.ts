@@ -174,6 +174,12 @@ const isDxf: Check = (s) => {
   return lines[i] === "0" && lines[i + 1] === "SECTION";
 };
 
+/**
+ * DWG opens with its version string: AC1001..AC1032 for Release 2.5 to 2018 and later, AC2.10,
+ * AC1.50, AC1.40, AC1.2 and MC0.0 before that. Nothing else in the header is fixed.
+ */
+const isDwg: Check = (s) => /^(AC1\d{3}|AC[12]\.\d{1,2}|MC0\.0)/.test(ascii(s.head, 6));
+
 const isExcellon: Check = (s) => {
   const lines = (leadingText(s) ?? "").split(/\r?\n/, 64).map((l) => l.trim());
   const first = lines.find((l) => l !== "" && l !== "%" && !l.startsWith(";"));
@@ -215,6 +221,8 @@ const CHECKS: Record<FormatId, Check> = {
   glb: isGlb,
   stl: isStl,
   obj: (s) => /^[vf][ \t]/m.test(leadingText(s) ?? ""),
+  gltf: textMatches(/^\{[^]*"asset"\s*:/), // glTF 2.0 requires the asset object
+  "3mf": zipWithEntry(/^3D\/[^/]+\.model$/i), // OPC package whose model part sits under 3D/
   ifc: isIfc,
   las: isLas,
   laz: isLaz,
@@ -227,6 +235,7 @@ const CHECKS: Record<FormatId, Check> = {
   kml: textMatches(/^(<[^]*)?<kml[\s>]/),
   csv: isText,
   flatgeobuf: (s) => startsWith(s.head, "fgb\x03fgb"), // major version 3; the patch byte may vary
+  dwg: isDwg,
   dxf: isDxf,
   gerber: textMatches(/%FS|%MO|G04|%ADD/),
   excellon: isExcellon,
