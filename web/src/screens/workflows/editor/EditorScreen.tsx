@@ -49,12 +49,13 @@ import { paramsSummary } from "./summary";
 import { TriggersPanel } from "./TriggersPanel";
 import { useEditorKeys } from "./use-editor-keys";
 import { useGraphHistory } from "./use-graph-history";
+import { RunsPanel } from "../runs/RunsPanel";
 import { VersionsPanel } from "./VersionsPanel";
 
 /** How long the graph rests before it is sent for validation. */
 const VALIDATE_DEBOUNCE_MS = 350;
 
-type Panel = { kind: "palette" } | { kind: "step"; id: string } | { kind: "versions" } | { kind: "triggers" } | { kind: "settings" };
+type Panel = { kind: "palette" } | { kind: "step"; id: string } | { kind: "versions" } | { kind: "runs" } | { kind: "triggers" } | { kind: "settings" };
 
 export function EditorScreen() {
   const { id } = useParams({ from: "/workflows/$id" });
@@ -330,7 +331,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
 
   const openSettings = useCallback((id: string) => (setSelected(new Set([id])), setPanel({ kind: "step", id })), []);
   const toPalette = () => setPanel({ kind: "palette" });
-  const toggle = (kind: "versions" | "triggers" | "settings") => setPanel((p) => (p.kind === kind ? { kind: "palette" } : { kind }));
+  const toggle = (kind: "versions" | "runs" | "triggers" | "settings") => setPanel((p) => (p.kind === kind ? { kind: "palette" } : { kind }));
 
   const v = validation.data;
   const estimate = v && settings ? `Estimate: ${plural(settings.baseCredits + settings.perStepCredits * v.steps, "credit")} per run, ${v.steps} of ${v.maxSteps} steps${v.steps > v.maxSteps ? " (over the limit: a run is refused)" : ""}.` : "Estimate: working it out…";
@@ -358,6 +359,9 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
         </button>
         <button type="button" className="secondary" aria-pressed={panel.kind === "versions"} onClick={() => toggle("versions")}>
           Versions
+        </button>
+        <button type="button" className="secondary" aria-pressed={panel.kind === "runs"} onClick={() => toggle("runs")}>
+          Run history
         </button>
         <button type="button" className="secondary" aria-pressed={panel.kind === "triggers"} onClick={() => toggle("triggers")}>
           Triggers
@@ -453,6 +457,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
               onClose={toPalette}
             />
           ) : null}
+          {panel.kind === "runs" ? <RunsPanel workflowId={workflow.id} onClose={toPalette} /> : null}
           {panel.kind === "versions" ? <VersionsPanel workflowId={workflow.id} catalog={catalog} onRestored={restored} onClose={toPalette} /> : null}
           {panel.kind === "triggers" ? <TriggersPanel workflowId={workflow.id} settings={settings} onClose={toPalette} onMessage={tell} /> : null}
           {panel.kind === "settings" ? (
@@ -460,7 +465,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
           ) : null}
         </div>
       </div>
-      {dialog === "run" ? <RunDialog workflowId={workflow.id} versionId={saved.versionId} name={name} dirty={dirty} settings={settings} onClose={() => setDialog(null)} /> : null}
+      {dialog === "run" ? <RunDialog workflowId={workflow.id} versionId={saved.versionId} name={name} graphJson={saved.graphJson} catalog={catalog} dirty={dirty} settings={settings} onClose={() => setDialog(null)} /> : null}
       {dialog === "template" ? <TemplateDialog name={name} graphJson={graphJson} paramsJson={templateOptionsJson(options, draft)} onClose={() => setDialog(null)} onDone={(t) => (setDialog(null), tell(`Template ${t} created`))} /> : null}
     </div>
   );

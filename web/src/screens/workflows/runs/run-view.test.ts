@@ -5,20 +5,24 @@ const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const T0 = Date.parse(at(0));
 
 describe("stepWord", () => {
+  const going = { status: "running", finishedAt: null } as const;
   test("pending reads as queued while the run goes on", () => {
-    expect(stepWord({ status: "pending" }, { status: "running" })).toBe("queued");
-    expect(stepWord({ status: "running" }, { status: "running" })).toBe("running");
-    expect(stepWord({ status: "waiting_approval" }, { status: "waiting_approval" })).toBe("waiting_approval");
+    expect(stepWord({ status: "pending", finishedAt: null }, going)).toBe("queued");
+    expect(stepWord({ status: "running", finishedAt: null }, going)).toBe("running");
+    expect(stepWord({ status: "waiting_approval", finishedAt: null }, { status: "waiting_approval", finishedAt: null })).toBe("waiting_approval");
   });
-  test("a step left open by a cancelled run reads cancelled, by a failed run skipped", () => {
-    expect(stepWord({ status: "running" }, { status: "cancelled" })).toBe("cancelled");
-    expect(stepWord({ status: "pending" }, { status: "cancelled" })).toBe("cancelled");
-    expect(stepWord({ status: "pending" }, { status: "failed" })).toBe("skipped");
+  test("steps the run's end closed read cancelled in a cancelled run, skipped in a failed one", () => {
+    const cancelled = { status: "cancelled", finishedAt: at(10) } as const;
+    expect(stepWord({ status: "skipped", finishedAt: at(10) }, cancelled)).toBe("cancelled");
+    expect(stepWord({ status: "running", finishedAt: null }, cancelled)).toBe("cancelled");
+    expect(stepWord({ status: "pending", finishedAt: null }, { status: "failed", finishedAt: at(10) })).toBe("skipped");
+    expect(stepWord({ status: "skipped", finishedAt: at(10) }, { status: "failed", finishedAt: at(10) })).toBe("skipped");
   });
-  test("ended steps keep their own status", () => {
-    expect(stepWord({ status: "succeeded" }, { status: "cancelled" })).toBe("succeeded");
-    expect(stepWord({ status: "failed" }, { status: "failed" })).toBe("failed");
-    expect(stepWord({ status: "skipped" }, { status: "succeeded" })).toBe("skipped");
+  test("a step skipped on its own before the cancel stays skipped; ended steps keep their status", () => {
+    expect(stepWord({ status: "skipped", finishedAt: at(3) }, { status: "cancelled", finishedAt: at(10) })).toBe("skipped");
+    expect(stepWord({ status: "succeeded", finishedAt: at(3) }, { status: "cancelled", finishedAt: at(10) })).toBe("succeeded");
+    expect(stepWord({ status: "failed", finishedAt: at(3) }, { status: "failed", finishedAt: at(3) })).toBe("failed");
+    expect(stepWord({ status: "skipped", finishedAt: at(3) }, { status: "succeeded", finishedAt: at(4) })).toBe("skipped");
   });
 });
 

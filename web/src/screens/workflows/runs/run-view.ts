@@ -11,15 +11,19 @@ export const STEP_WORDS = ["queued", "running", "succeeded", "failed", "waiting_
 export type StepWord = (typeof STEP_WORDS)[number];
 
 /**
- * A step's status as a person reads it. The engine keeps a step `pending` until it starts, and
- * leaves unfinished steps as they were when a run is cancelled or fails elsewhere: those read as
- * `cancelled` (the run was stopped) or `skipped` (it ended before reaching them).
+ * A step's status as a person reads it. The engine keeps a step `pending` until it starts; when a
+ * run ends it marks every unfinished step `skipped` in the same moment. In a cancelled run those
+ * read `cancelled` (the person stopped them); steps skipped earlier, on their own, stay `skipped`.
  */
-export function stepWord(step: Pick<Step, "status">, run: Pick<Run, "status">): StepWord {
+export function stepWord(step: Pick<Step, "status" | "finishedAt">, run: Pick<Run, "status" | "finishedAt">): StepWord {
   const open = step.status === "pending" || step.status === "running" || step.status === "waiting_approval";
-  if (open && isTerminalRun(run.status)) return run.status === "cancelled" ? "cancelled" : "skipped";
+  if (run.status === "cancelled" && (open || (step.status === "skipped" && endedWithRun(step, run)))) return "cancelled";
+  if (open && isTerminalRun(run.status)) return "skipped";
   return step.status === "pending" ? "queued" : step.status;
 }
+
+/** The step was closed by the run's end (its finish written right after the run's). */
+const endedWithRun = (step: Pick<Step, "finishedAt">, run: Pick<Run, "finishedAt">) => !step.finishedAt || !run.finishedAt || Date.parse(step.finishedAt) >= Date.parse(run.finishedAt);
 
 /** The colour family of a status word (CSS class `tone-<tone>`), for steps and runs alike. */
 export type Tone = "idle" | "busy" | "good" | "bad" | "wait" | "off";
