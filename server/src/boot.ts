@@ -16,7 +16,7 @@ import { ReadCache } from "./db/read-cache";
 import { randomBase62 } from "./lib/ids";
 import { UrlSigner } from "./lib/signer";
 import { createLogger } from "./log";
-import { ConfigService } from "./modules/config/service";
+import { ConfigService } from "./config/service";
 import { TokenService } from "./auth/tokens";
 import { ToolRunService } from "./modules/tool-runs/service";
 import { BatchService } from "./modules/batch/service";

@@ -10,7 +10,7 @@ import type { Limiter } from "./http/rate-limit";
 import type { Invalidations } from "./db/invalidations";
 import type { ReadCache } from "./db/read-cache";
 import type { Logger } from "./log";
-import type { ConfigService } from "./modules/config/service";
+import type { ConfigService } from "./config/service";
 import type { TokenService } from "./auth/tokens";
 import type { ObjectStore } from "./storage/types";
 import type { UrlSigner } from "./lib/signer";

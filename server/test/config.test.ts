@@ -1,6 +1,6 @@
 /** Admin configuration, public configuration views, credit grants, audit log. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { auditRows } from "../src/modules/config/service";
+import { auditRows } from "../src/config/service";
 import { CONFIG_KEYS } from "../src/config/keys";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
 

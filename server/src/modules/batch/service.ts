@@ -15,7 +15,7 @@ import { cancelQueued, requeue } from "../../queue/control";
 import { enqueueAll } from "../../queue/enqueue";
 import { admitInputs, admitTool, orThrow } from "../../tools/admission";
 import { credit, debit } from "../../credits/ledger";
-import type { ConfigService } from "../config/service";
+import type { ConfigService } from "../../config/service";
 import { batchStatus, countStatuses, type Counts } from "./status";
 
 export const ENGINES = ["server"] as const;

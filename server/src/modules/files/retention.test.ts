@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { file, job } from "../../db/schema";
 import { readEnv } from "../../env";
 import { UrlSigner } from "../../lib/signer";
-import { ConfigService } from "../config/service";
+import { ConfigService } from "../../config/service";
 import { FileService } from "./service";
 import { ToolRunService } from "../tool-runs/service";
 import { RETENTION_EVERY_MS, retentionHandler, scheduleRetention } from "./retention";

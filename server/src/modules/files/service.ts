@@ -15,7 +15,7 @@ import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
 import type { UrlSigner } from "../../lib/signer";
 import { safeFetch } from "../../net/safe-fetch";
-import type { ConfigService } from "../config/service";
+import type { ConfigService } from "../../config/service";
 import type { ToolRunService } from "../tool-runs/service";
 import { StorageError, type ByteRange, type ObjectStore, type PartReceipt } from "../../storage/types";
 import { checkSignature, SAMPLE_BYTES } from "./signature";

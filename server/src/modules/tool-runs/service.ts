@@ -14,7 +14,7 @@ import { cancelQueued, requestStop } from "../../queue/control";
 import { enqueueAll, type ToolOrigin } from "../../queue/enqueue";
 import type { JobRow } from "../../queue/kinds";
 import { admitCount, admitInputs, admitTool, orThrow, refusalError } from "../../tools/admission";
-import type { ConfigService } from "../config/service";
+import type { ConfigService } from "../../config/service";
 import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { job } from "../../db/schema";
 import { clearQueue, log, openTestQueue, SETUP_TIMEOUT, type TestQueue } from "../../queue/queue.testkit";
-import { ConfigService } from "../../modules/config/service";
+import { ConfigService } from "../../config/service";
 import type { WorkflowRuns } from "./start";
 import { DISPATCH_WINDOW_MS, dbNow, scheduleDispatch, scheduleDispatchHandler } from "./schedule";
 
