@@ -47,18 +47,6 @@ export class CallerResolver {
     private readonly cache: CredentialCache,
   ) {}
 
-  /**
-   * Route option that authenticates in the transform phase, before body validation, so an
-   * anonymous caller always gets 401 rather than a validation error.
-   */
-  guard(kind: CallerKind) {
-    return {
-      transform: async ({ request }: { request: Request }) => {
-        await this.require(request, kind);
-      },
-    };
-  }
-
   require(request: Request, kind: CallerKind): Promise<Caller> {
     let found = this.seen.get(request);
     if (!found) {
@@ -76,9 +64,16 @@ export class CallerResolver {
     return caller;
   }
 
-  /** The caller for an endpoint open to both anonymous and token callers (MCP). */
+  /**
+   * The caller of an endpoint open to anonymous and token callers alike (MCP): null without an
+   * `Authorization` header; a header that is not a live token is refused (UNAUTHORIZED), never
+   * taken for anonymous.
+   */
   async optionalToken(request: Request): Promise<Caller | null> {
-    return this.fromToken(request);
+    if (!request.headers.has("authorization")) return null;
+    const caller = await this.fromToken(request);
+    if (!caller) throw fail.unauthorized();
+    return caller;
   }
 
   private async resolve(request: Request, kind: CallerKind): Promise<Caller | null> {

@@ -7,7 +7,7 @@ import { ServiceError } from "@vektor/shared/errors";
 import { parseJsonBody } from "@vektor/shared/json";
 import { Elysia } from "elysia";
 import type { Services } from "../services";
-import { classifyError, errorResponse } from "./errors";
+import { Answered, classifyError, errorResponse } from "./errors";
 import { GcPacer } from "./gc-pacer";
 import { callerKey } from "./rate-limit";
 
@@ -73,7 +73,7 @@ function isRateLimited(url: string): boolean {
 /** GET, HEAD and OPTIONS write nothing a cache keeps. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
 
-export function httpCore(s: Services) {
+export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads" | "changes">) {
   const gc = new GcPacer();
   // LOG_LEVEL above info skips the access line's work, not just its output.
   const accessLog = s.log.isLevelEnabled("info");
@@ -103,6 +103,10 @@ export function httpCore(s: Services) {
     })
     .onError({ as: "global" }, async ({ code, error, request }) => {
       const requestId = requestIdOf(request);
+      if (error instanceof Answered) {
+        error.response.headers.set("x-request-id", requestId);
+        return error.response;
+      }
       const c = classifyError(error, code, requestId, s.log);
       if (c.code !== "INTERNAL") s.log.debug({ requestId, code: c.code, msg: c.message }, "request refused");
       // A failed write may have written before it failed; one refused by the rate limit has not.

@@ -7,6 +7,16 @@ import { ERROR_CATALOG, ServiceError, type ErrorCode } from "@vektor/shared/erro
 import { ValidationError } from "elysia";
 import type { Logger } from "../log";
 
+/**
+ * A refusal that already is its answer (the MCP route's JSON-RPC errors): onError sends its
+ * response as it is instead of the error envelope.
+ */
+export class Answered extends Error {
+  constructor(readonly response: Response) {
+    super(`answered ${response.status}`);
+  }
+}
+
 export function errorResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}, status?: number): Response {
   return new Response(JSON.stringify({ ok: false, error: { code, message } }), {
     status: status ?? ERROR_CATALOG[code].status,

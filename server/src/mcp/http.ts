@@ -9,6 +9,7 @@ import { type ErrorCode, ServiceError } from "@vektor/shared/errors";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Env } from "../env";
 import { JSON_BODY_LIMIT, readCappedBytes } from "../http/core";
+import { Answered } from "../http/errors";
 
 /** The JSON-RPC error codes used here (the SDK's own numbers for the same cases). */
 export const RPC = { parseError: -32700, invalidRequest: -32600, serverError: -32000 } as const;
@@ -55,11 +56,7 @@ export function checkHostAndOrigin(request: Request, allowed: Set<string>): Resp
 }
 
 /** A refused body: the JSON-RPC error to answer instead of running anything. */
-export class RpcRefusal extends Error {
-  constructor(readonly response: Response) {
-    super("refused");
-  }
-}
+const refused = (response: Response) => new Answered(response);
 
 function idOf(raw: unknown): RpcId {
   const id = (raw as { id?: unknown } | null)?.id;
@@ -76,22 +73,22 @@ export async function readMessage(request: Request): Promise<unknown> {
   try {
     text = new TextDecoder().decode(await readCappedBytes(request, JSON_BODY_LIMIT, "MCP messages"));
   } catch (e) {
-    if (e instanceof ServiceError) throw new RpcRefusal(rpcError(e.status, RPC.invalidRequest, e.message, e.code));
+    if (e instanceof ServiceError) throw refused(rpcError(e.status, RPC.invalidRequest, e.message, e.code));
     throw e;
   }
-  if (jsonDepthExceeds(text)) throw new RpcRefusal(rpcError(400, RPC.parseError, `Parse error: messages may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`, "VALIDATION_ERROR"));
+  if (jsonDepthExceeds(text)) throw refused(rpcError(400, RPC.parseError, `Parse error: messages may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep`, "VALIDATION_ERROR"));
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new RpcRefusal(rpcError(400, RPC.parseError, "Parse error: the body is not JSON", "VALIDATION_ERROR"));
+    throw refused(rpcError(400, RPC.parseError, "Parse error: the body is not JSON", "VALIDATION_ERROR"));
   }
-  if (Array.isArray(raw)) throw new RpcRefusal(rpcError(400, RPC.invalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per request", "VALIDATION_ERROR"));
+  if (Array.isArray(raw)) throw refused(rpcError(400, RPC.invalidRequest, "Invalid Request: JSON-RPC batches are not supported; send one message per request", "VALIDATION_ERROR"));
   if (typeof raw !== "object" || raw === null || (raw as { jsonrpc?: unknown }).jsonrpc !== "2.0") {
-    throw new RpcRefusal(rpcError(400, RPC.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', "VALIDATION_ERROR", idOf(raw)));
+    throw refused(rpcError(400, RPC.invalidRequest, 'Invalid Request: jsonrpc must be "2.0"', "VALIDATION_ERROR", idOf(raw)));
   }
   if (!JSONRPCMessageSchema.safeParse(raw).success) {
-    throw new RpcRefusal(rpcError(400, RPC.invalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response", "VALIDATION_ERROR", idOf(raw)));
+    throw refused(rpcError(400, RPC.invalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response", "VALIDATION_ERROR", idOf(raw)));
   }
   return raw;
 }

@@ -8,34 +8,37 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { type TSchema, Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
+import { ServiceError } from "@vektor/shared/errors";
 import type { Caller } from "../auth/caller";
 import { JSON_BODY_LIMIT, requestIdOf } from "../http/core";
+import { authMacro, securityOf } from "../http/docs";
+import { Answered } from "../http/errors";
 import type { Services } from "../services";
 import { accessTable, namesInProse } from "./access";
-import { allowedHostnames, checkHostAndOrigin, readMessage, RPC, RpcRefusal, rpcError } from "./http";
+import { allowedHostnames, checkHostAndOrigin, readMessage, RPC, rpcError } from "./http";
 import { buildServer } from "./server";
+import type { McpServices } from "./tools";
 
 export { buildServer } from "./server";
 
 const unauthorized = () =>
   rpcError(401, RPC.serverError, "Unauthorized", "UNAUTHORIZED", null, { "www-authenticate": 'Bearer error="invalid_token", error_description="The API token is unknown, expired or revoked"' });
 
-/** No header: anonymous. A header that is not a live token: refused, never downgraded to anonymous. */
-async function callerOf(s: Services, request: Request): Promise<Caller | null | "refused"> {
-  if (!request.headers.has("authorization")) return null;
-  return (await s.callers.optionalToken(request)) ?? "refused";
-}
+/** The auth macro's refusals in JSON-RPC: a header that is no live token 401, anything unexpected 500. */
+const refusal = (s: Pick<Services, "log">) => (err: unknown, request: Request) => (err instanceof ServiceError ? unauthorized() : internalError(s, request, err));
 
-async function handlePost(s: Services, allowed: Set<string>, request: Request): Promise<Response> {
+/** Host and Origin are checked first (403), before the caller (the macro's 401). */
+const hostCheck = (allowed: Set<string>) => ({ request }: { request: Request }) => {
   const badHost = checkHostAndOrigin(request, allowed);
-  if (badHost) return badHost;
-  const caller = await callerOf(s, request);
-  if (caller === "refused") return unauthorized();
+  if (badHost) throw new Answered(badHost);
+};
+
+async function handlePost(s: McpServices, caller: Caller | null, request: Request): Promise<Response> {
   let message: unknown;
   try {
     message = await readMessage(request);
   } catch (e) {
-    if (e instanceof RpcRefusal) return e.response;
+    if (e instanceof Answered) return e.response;
     throw e;
   }
   const server = buildServer(s, caller, { requestId: requestIdOf(request) });
@@ -51,7 +54,7 @@ async function handlePost(s: Services, allowed: Set<string>, request: Request): 
 }
 
 /** Anything unexpected still answers in JSON-RPC (the request id in the message, the stack in the log only). */
-function internalError(s: Services, request: Request, err: unknown): Response {
+function internalError(s: Pick<Services, "log">, request: Request, err: unknown): Response {
   const requestId = requestIdOf(request);
   s.log.error({ requestId, err }, "MCP request failed");
   return rpcError(500, -32603, `Internal error (request ${requestId})`, "INTERNAL");
@@ -101,7 +104,7 @@ const postDetail = {
   description: RULES,
   tags: ["MCP"],
   // Empty requirement first: anonymous callers are welcome (list_tools, ping).
-  security: [{}, { bearerAuth: [] }] as OpenAPIV3.SecurityRequirementObject[],
+  security: securityOf("mcp") as OpenAPIV3.SecurityRequirementObject[],
   requestBody: { required: true, content: { "application/json": { schema: rpcRequestSchema } } },
   responses: {
     200: { description: "The JSON-RPC response (a result, or an error whose data.code is a contract code)", content: { "application/json": { schema: json(Type.Object({ jsonrpc: Type.Literal("2.0"), id: RpcId })) } } },
@@ -118,10 +121,16 @@ const postDetail = {
 
 const notAllowedDetail = (summary: string) => ({ summary, tags: ["MCP"], security: [] as OpenAPIV3.SecurityRequirementObject[], responses: { 405: rpcAnswer("Always: the endpoint is stateless (no SSE stream to open, no session to end)") } });
 
-export function mcpModule(s: Services) {
+export function mcpModule(s: McpServices & Pick<Services, "callers">) {
   const allowed = allowedHostnames(s.env);
   return new Elysia()
-    .post("/api/mcp", ({ request }) => handlePost(s, allowed, request).catch((err: unknown) => internalError(s, request, err)), { parse: "none", detail: postDetail })
+    .use(authMacro(s.callers, refusal(s)))
+    .post("/api/mcp", ({ caller, request }) => handlePost(s, caller, request).catch((err: unknown) => internalError(s, request, err)), {
+      parse: "none",
+      transform: hostCheck(allowed),
+      anyCaller: true,
+      detail: postDetail,
+    })
     .get("/api/mcp", ({ request }) => methodNotAllowed(allowed, request), { detail: notAllowedDetail("MCP: no server-to-client stream (405)") })
     .delete("/api/mcp", ({ request }) => methodNotAllowed(allowed, request), { detail: notAllowedDetail("MCP: no session to end (405)") });
 }

@@ -12,9 +12,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Caller } from "../auth/caller";
-import type { Services } from "../services";
 import { namesInProse } from "./access";
-import { MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpTool, refusalFor } from "./tools";
+import { MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpServices, type McpTool, refusalFor } from "./tools";
 
 const INSTRUCTIONS =
   `Vektor converts engineering files (CAD, GIS, point cloud, PCB, BIM, PDF). Anonymous callers get ${namesInProse("anonymous")}. ` +
@@ -37,7 +36,7 @@ function refusal(code: ServiceError["code"], message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-async function callTool(s: Services, caller: Caller | null, requestId: string, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(s: McpServices, caller: Caller | null, requestId: string, name: string, args: unknown): Promise<CallToolResult> {
   const tool = MCP_TOOLS_BY_NAME.get(name);
   // A protocol error, as the MCP spec has it for an unknown tool; the data carries the contract code.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { code: "NOT_FOUND" });
@@ -52,7 +51,7 @@ async function callTool(s: Services, caller: Caller | null, requestId: string, n
 }
 
 /** A fresh server for one request by `caller` (null: anonymous). */
-export function buildServer(s: Services, caller: Caller | null, opts: { requestId?: string } = {}): Server {
+export function buildServer(s: McpServices, caller: Caller | null, opts: { requestId?: string } = {}): Server {
   const requestId = opts.requestId ?? "unknown";
   const server = new Server({ name: "vektor", title: "Vektor", version: s.env.version }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
   const visible = MCP_TOOLS.filter((t) => refusalFor(t.name, t.access, caller) === null).map(describe);

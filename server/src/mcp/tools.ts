@@ -15,6 +15,9 @@ import type { McpAccess } from "@vektor/shared/schemas/vocab";
 import type { Caller } from "../auth/caller";
 import { toolIndex } from "../tools/catalog";
 import type { Services } from "../services";
+
+/** What MCP tools run through: the same services as the HTTP routes, no more. */
+export type McpServices = Pick<Services, "env" | "log" | "batches" | "workflows">;
 import { MCP_ACCESS, type McpToolName } from "./access";
 
 
@@ -35,7 +38,7 @@ export interface McpTool {
   inputSchema: { type: "object"; [k: string]: unknown };
   outputSchema: { type: "object"; [k: string]: unknown };
   annotations: ToolHints & { title: string };
-  call(s: Services, caller: Caller | null, args: unknown): Promise<Record<string, unknown>>;
+  call(s: McpServices, caller: Caller | null, args: unknown): Promise<Record<string, unknown>>;
 }
 
 type CallerFor<N extends McpToolName> = (typeof MCP_ACCESS)[N] extends "anonymous" ? Caller | null : Caller;
@@ -48,7 +51,7 @@ interface ToolSpec<N extends McpToolName, I extends TObject, O extends TObject> 
   input: I;
   output: O;
   hints: ToolHints;
-  run(s: Services, caller: CallerFor<N>, args: Static<I>): Promise<Static<O>>;
+  run(s: McpServices, caller: CallerFor<N>, args: Static<I>): Promise<Static<O>>;
 }
 
 /** Why `caller` may not call a tool of this access (a ServiceError to answer), or null when it may. */

@@ -45,7 +45,7 @@ async function asEnvelope(res: Response): Promise<Response> {
 
 const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.session_token cookie" } };
 
-export function authRoutes(s: Services) {
+export function authRoutes(s: Pick<Services, "auth">) {
   const pass = async ({ request }: { request: Request }) => asEnvelope(await s.auth.handler(asScriptRequest(request)));
   return new Elysia()
     .post("/api/auth/sign-up/email", pass, {

@@ -7,8 +7,8 @@ import { HookStarted, PutTriggerBody, PutTriggerResult, Trigger, TriggerDeleted,
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
-import { JSON_BODY_LIMIT, jsonBody, readCappedBytes } from "../../http/core";
-import { authMacro, routeDocs } from "../../http/docs";
+import { jsonBody } from "../../http/core";
+import { authMacro, hookMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
 import type { TriggerService } from "../../workflows/triggers/service";
@@ -33,13 +33,12 @@ export function triggersModule(s: Pick<Services, "callers">, t: TriggerService) 
     summary: "Start a run from outside (webhook), signed or with the legacy secret",
     description: HOOK_DESCRIPTION,
     tags: ["Workflow runs"],
-    auth: "public",
-    errors: ["UNAUTHORIZED", "WEBHOOK_SIGNATURE_INVALID", "WEBHOOK_SIGNATURE_EXPIRED", "NOT_FOUND", "FEATURE_DISABLED", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE"],
+    auth: "webhook",
+    errors: ["NOT_FOUND", "FEATURE_DISABLED", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "PAYLOAD_TOO_LARGE"],
     data: HookStarted,
   });
   const hookDetail = {
     ...hookDoc.detail,
-    security: [{ webhookSignature: [] }, {}] as OpenAPIV3.SecurityRequirementObject[],
     requestBody: {
       required: false,
       content: {
@@ -58,6 +57,7 @@ export function triggersModule(s: Pick<Services, "callers">, t: TriggerService) 
   };
   return new Elysia({ prefix: "/api/workflows" })
     .use(authMacro(s.callers))
+    .use(hookMacro((id, raw, headers) => t.verifyHook(id, raw, headers)))
     .use(jsonBody)
     .get("/:id/triggers", async ({ caller, params }) => ok(await t.list(caller.id, params.id)), {
       params: Type.Object({ id: Id }),
@@ -78,7 +78,7 @@ export function triggersModule(s: Pick<Services, "callers">, t: TriggerService) 
       params: Type.Object({ id: Id, triggerId: Id }),
       ...doc({ summary: "Delete a trigger", description: "Its secret stops working at once; its queued schedule or watch fires start nothing. Unknown trigger, or another user's workflow: 404.", tags, auth: "api", errors: ["NOT_FOUND"], data: TriggerDeleted }),
     })
-    .post("/:id/hook", async ({ request, params }) => ok(await t.hook(params.id, await readCappedBytes(request, JSON_BODY_LIMIT, "Hook bodies"), request.headers)), {
+    .post("/:id/hook", async ({ caller }) => ok(await t.startHook(caller)), {
       parse: "none",
       params: Type.Object({ id: Id }),
       // Documented, not constrained: a malformed value is the hook's 401, not a 400.

@@ -37,6 +37,16 @@ export interface TriggerServiceDeps {
   secretKey: CryptoKey;
 }
 
+/** Who a webhook request speaks for, once its signature or secret checked out, and what it asks for. */
+export interface HookCaller {
+  /** The workflow's owner: the run is theirs and charged to them. */
+  id: string;
+  workflowId: string;
+  fileIds: string[];
+  /** Signed form: records the signature in the run's transaction, refusing a replay that raced this one. */
+  spend?: (tx: Tx) => Promise<void>;
+}
+
 export function triggerView(t: TriggerRow) {
   return { id: t.id, workflowId: t.workflowId, type: t.type as TriggerType, config: t.config, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() };
 }
@@ -102,12 +112,13 @@ export class TriggerService {
   }
 
   /**
-   * POST /api/workflows/{id}/hook. `raw` is the body exactly as received (the signature covers
-   * these bytes). Order: unknown workflow 404, webhook switch off 403, no credentials 401
-   * UNAUTHORIZED, then the signature or legacy secret (401 WEBHOOK_SIGNATURE_*), then the run's
-   * own checks (files, credits); nothing is charged on any refusal.
+   * The caller of POST /api/workflows/{id}/hook (the `webhook` auth kind): the workflow's owner,
+   * as its webhook secret speaks for them. `raw` is the body exactly as received (the signature
+   * covers these bytes). Order: unknown workflow 404, webhook switch off 403, no credentials 401
+   * UNAUTHORIZED, then the signature or legacy secret (401 WEBHOOK_SIGNATURE_*), the body (400)
+   * and a replay (401); the run's own checks (files, credits) come in `startHook`.
    */
-  async hook(workflowId: string, raw: Uint8Array, headers: Headers, nowMs = Date.now()): Promise<{ runId: string; credits: number }> {
+  async verifyHook(workflowId: string, raw: Uint8Array, headers: Headers, nowMs = Date.now()): Promise<HookCaller> {
     const [wf] = await this.d.db.select({ id: workflow.id, userId: workflow.userId }).from(workflow).where(eq(workflow.id, workflowId));
     if (!wf) throw fail.notFound("Workflow");
     if (!(await this.d.config.get("workflow.webhook_enabled"))) throw new ServiceError("FEATURE_DISABLED", "Webhook triggers are turned off (workflow.webhook_enabled)");
@@ -139,15 +150,21 @@ export class TriggerService {
       .where(and(eq(webhookSignature.triggerId, trigger.id), eq(webhookSignature.signature, signature)));
     if (seen.length) throw replayed();
     const expiresAt = new Date((Number(ts) + WEBHOOK_TOLERANCE_SECONDS) * 1000);
-    // The signature is recorded in the run's transaction: a refused run (files, credits) does not use it up.
-    return this.d.workflows.run({ id: wf.userId }, wf.id, body.fileIds ?? [], "webhook", null, async (tx) => {
+    const spend = async (tx: Tx) => {
       const fresh = await tx.insert(webhookSignature).values({ triggerId: trigger.id, signature, expiresAt }).onConflictDoNothing().returning({ s: webhookSignature.signature });
       if (!fresh.length) throw replayed();
-    });
+    };
+    return { id: wf.userId, workflowId: wf.id, fileIds: body.fileIds ?? [], spend };
+  }
+
+  /** Starts the run a verified hook asks for, charged like a manual one; nothing is charged on a refusal. */
+  startHook(h: HookCaller): Promise<{ runId: string; credits: number }> {
+    // The signature is recorded in the run's transaction: a refused run (files, credits) does not use it up.
+    return this.d.workflows.run({ id: h.id }, h.workflowId, h.fileIds, "webhook", null, h.spend);
   }
 
   /** The legacy form: no signature headers, the secret in the JSON body (checked before the rest of the body). */
-  private async legacyHook(wf: { id: string; userId: string }, raw: Uint8Array) {
+  private async legacyHook(wf: { id: string; userId: string }, raw: Uint8Array): Promise<HookCaller> {
     const value = parseJson(raw);
     const given = typeof value === "object" && value !== null ? (value as { secret?: unknown }).secret : undefined;
     if (given === undefined || given === null || given === "") throw fail.unauthorized();
@@ -158,7 +175,7 @@ export class TriggerService {
     const match = timingSafeEqual(sha256(given), sha256(secret ?? randomBase62(40)));
     if (!match || !secret) throw invalid("The secret does not match this workflow's webhook trigger");
     const body = checkHookBody(value);
-    return this.d.workflows.run({ id: wf.userId }, wf.id, body.fileIds ?? [], "webhook", null);
+    return { id: wf.userId, workflowId: wf.id, fileIds: body.fileIds ?? [] };
   }
 
   private async webhookTrigger(workflowId: string): Promise<TriggerRow | null> {
