@@ -1,0 +1,254 @@
+/**
+ * Watching and steering workflow runs in Chromium: a run page follows its run live (no reload)
+ * to `succeeded`; an approval rejected on the page fails its step, which shows the code and what
+ * to do, and `Retry failed steps` (free, on the run's version) asks again and completes the run;
+ * Replay says its charge and opens the new run, Cancel says the refund; the approvals inbox
+ * approves one run and rejects another, and says why when an approval was decided already or
+ * timed out; the runs list filters by status; the e-mail link opens the run page after sign-in.
+ * axe-core on the run page, the runs list and the inbox; screenshots at 1280 and 390 px.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { VektorClient } from "@vektor/shared/client";
+import type { Browser, Page } from "playwright-core";
+import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
+import { seriousViolations } from "./support/axe";
+import { launchChromium, logPageErrors } from "./support/browser";
+import { makePdf } from "./support/inputs";
+import { requireWebBuild } from "./support/web";
+
+const SHOTS = join(import.meta.dir, "screenshots");
+
+let srv: TestServer;
+let browser: Browser;
+let page: Page;
+let api: VektorClient & { email: string };
+let fileId = "";
+let gateId = "";
+
+/** in -> approval -> compress -> out: a run waits for a decision, then does real work. */
+const approvalGraph = (timeoutSeconds?: number) =>
+  JSON.stringify({
+    nodes: [
+      { id: "src", type: "source.upload", position: { x: 0, y: 0 }, data: { type: "source.upload" } },
+      { id: "gate", type: "logic.approval", position: { x: 300, y: 0 }, data: { type: "logic.approval", params: timeoutSeconds ? { timeoutSeconds } : {} } },
+      { id: "shrink", type: "op.pdf.compress", position: { x: 600, y: 0 }, data: { type: "op.pdf.compress" } },
+      { id: "dl", type: "sink.download", position: { x: 900, y: 0 }, data: { type: "sink.download" } },
+    ],
+    edges: [
+      { source: "src", target: "gate" },
+      { source: "gate", target: "shrink" },
+      { source: "shrink", target: "dl" },
+    ],
+  });
+
+async function shoot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const wide = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
+  // The page never scrolls sideways on a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize(wide);
+  await page.waitForTimeout(300);
+}
+
+async function expectNoSeriousViolations(): Promise<void> {
+  const found = await seriousViolations(page);
+  expect(found.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+const steps = () => page.getByRole("list", { name: "Steps", exact: true }).getByRole("listitem");
+/** The Steps item of the step with this node id (its title may repeat; the id does not). */
+const step = (nodeId: string) => steps().filter({ hasText: new RegExp(`\\b${nodeId}\\b`) });
+const runStatus = () => page.getByTestId("run-status");
+const balance = async () => (await api.account()).credits;
+
+/** A run of `workflowId` on the PDF, waiting at its approval. */
+async function waitingRun(workflowId: string): Promise<string> {
+  const { runId } = await api.workflows.run(workflowId, [fileId]);
+  await api.workflows.waitFor(runId, { until: ["waiting_approval"] });
+  return runId;
+}
+
+async function openRun(runId: string, name: string): Promise<void> {
+  await page.goto(`${srv.url}/workflows/runs/${runId}`);
+  await page.getByRole("heading", { level: 1, name, exact: true }).waitFor({ timeout: 30_000 });
+}
+
+beforeAll(async () => {
+  requireWebBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  srv = await startTestServer();
+  api = await srv.user();
+  fileId = (await api.files.upload(new Blob([(await makePdf(2, "plan.pdf")) as Uint8Array<ArrayBuffer>]), { filename: "plan.pdf", mime: "application/pdf" })).fileId;
+  gateId = (await api.workflows.create({ name: "Check then compress", graphJson: approvalGraph() })).id;
+  browser = await launchChromium();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 }, reducedMotion: "reduce" });
+  page = await context.newPage();
+  logPageErrors(page);
+  page.on("console", (m) => m.type() === "error" && !/Failed to load resource/.test(m.text()) && console.log(`[browser console.error] ${m.text()}`));
+  await page.goto(`${srv.url}/sign-in`);
+  await page.getByLabel("Email").fill(api.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+describe("workflow runs in the browser", () => {
+  let doneRunId = "";
+
+  test("a run page follows its run live, without a reload, to succeeded", async () => {
+    const runId = await waitingRun(gateId);
+    await openRun(runId, "Check then compress");
+    await step("gate").getByText("waiting_approval", { exact: true }).waitFor({ timeout: 30_000 });
+    await expect(step("shrink").getByText("queued", { exact: true }).count()).resolves.toBe(1);
+    // A mark on the window: a reload would lose it.
+    await page.evaluate(() => ((window as unknown as { runMark: number }).runMark = 1));
+    await api.workflows.approve(runId, { decision: "approved", note: "from the API" });
+    await runStatus().getByText("succeeded", { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => (window as unknown as { runMark?: number }).runMark)).toBe(1);
+    for (const id of ["src", "gate", "shrink", "dl"]) await step(id).getByText("succeeded", { exact: true }).waitFor({ timeout: 30_000 });
+    // The graph shows the steps coloured by status; the result can be downloaded.
+    expect(await page.locator(".react-flow__node.tone-good").count()).toBe(4);
+    const results = page.getByRole("list", { name: "Results" });
+    await results.getByRole("link", { name: /^Download / }).first().waitFor({ timeout: 30_000 });
+    await expectNoSeriousViolations();
+    await shoot("run-page-succeeded");
+    doneRunId = runId;
+  }, 120_000);
+
+  test("an approval rejected on the page fails its step with the code and what to do; Retry failed steps completes the run, free", async () => {
+    const runId = await waitingRun(gateId);
+    await openRun(runId, "Check then compress");
+    const approvals = page.getByRole("region", { name: "Waiting for approval" });
+    await approvals.getByRole("textbox", { name: "Note" }).fill("wrong sheet");
+    await approvals.getByRole("button", { name: "Reject", exact: true }).click();
+    await runStatus().getByText("failed", { exact: true }).waitFor({ timeout: 60_000 });
+    const gate = step("gate");
+    await gate.getByText("failed", { exact: true }).waitFor();
+    await gate.getByText("APPROVAL_REJECTED").waitFor();
+    await gate.getByText(/What to do: .*Retry the failed steps/).waitFor();
+    await step("shrink").getByText("skipped", { exact: true }).waitFor();
+    await shoot("run-page-failed");
+
+    const before = await balance();
+    await page.getByRole("button", { name: "Retry failed steps" }).click();
+    const dialog = page.getByRole("dialog", { name: "Retry failed steps?" });
+    await dialog.getByText(/version 1.*Free/s).first().waitFor();
+    await dialog.getByRole("button", { name: "Retry on version 1, free" }).click();
+    await runStatus().getByText("waiting_approval", { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole("region", { name: "Waiting for approval" }).getByRole("button", { name: "Approve", exact: true }).click();
+    await runStatus().getByText("succeeded", { exact: true }).waitFor({ timeout: 60_000 });
+    await step("gate").getByText("Attempt 2").waitFor();
+    expect(await balance()).toBe(before);
+  }, 120_000);
+
+  test("Replay says its charge and opens the new run; Cancel says the refund", async () => {
+    const estimate = await api.workflows.estimate(gateId);
+    await openRun(doneRunId, "Check then compress");
+    let before = await balance();
+    await page.getByRole("button", { name: "Replay", exact: true }).click();
+    const replay = page.getByRole("dialog", { name: "Replay this run?" });
+    const charge = `${estimate.credits} credits`;
+    await replay.getByText(`It costs ${charge}.`).waitFor({ timeout: 30_000 });
+    await replay.getByRole("button", { name: `Replay for ${charge}` }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/workflows/runs/") && !url.pathname.endsWith(doneRunId), { timeout: 30_000 });
+    const newRunId = page.url().split("/").pop()!;
+    expect((await api.workflows.runDetail(newRunId)).run).toMatchObject({ trigger: "replay", replayOf: doneRunId, credits: estimate.credits });
+    expect(await balance()).toBe(before - estimate.credits);
+    await runStatus().getByText("waiting_approval", { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText(`${estimate.credits} credits charged`).waitFor();
+
+    before = await balance();
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    const cancel = page.getByRole("dialog", { name: "Cancel this run?" });
+    // One op step (compress) has not started: its per-step credit comes back.
+    await cancel.getByText("About 1 credit come back").waitFor({ timeout: 30_000 });
+    await cancel.getByRole("button", { name: "Cancel run" }).click();
+    await runStatus().getByText("cancelled", { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText("Cancelled; 1 credit refunded.").waitFor();
+    await page.getByText(`${estimate.credits} credits charged, 1 refunded`).waitFor({ timeout: 30_000 });
+    await step("shrink").getByText("cancelled", { exact: true }).waitFor();
+    expect(await balance()).toBe(before + 1);
+    await shoot("run-page-cancelled");
+  }, 120_000);
+
+  test("the approvals inbox approves one run and rejects another, and says why it cannot decide twice or late", async () => {
+    const first = await waitingRun(gateId);
+    const second = await waitingRun(gateId);
+    const nav = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Approvals/ });
+    await page.goto(`${srv.url}/workflows/approvals`);
+    await page.getByRole("heading", { level: 1, name: "Approvals" }).waitFor({ timeout: 30_000 });
+    await waitFor("the nav's count", () => nav.textContent(), (t) => t === "Approvals (2)");
+    const entry = (runId: string) => page.getByRole("list", { name: "Approvals" }).getByRole("listitem").filter({ has: page.locator(`a[href$="/workflows/runs/${runId}"]`) });
+    await entry(first).getByRole("link", { name: "Download plan.pdf" }).waitFor({ timeout: 30_000 });
+    await entry(first).getByText(/\d+ h( \d+ min)? left/).waitFor();
+    await expectNoSeriousViolations();
+    await shoot("approvals-inbox");
+
+    await entry(first).getByRole("textbox", { name: "Note" }).fill("good to go");
+    await entry(first).getByRole("button", { name: "Approve", exact: true }).click();
+    await entry(first).waitFor({ state: "detached", timeout: 30_000 });
+    await entry(second).getByRole("button", { name: "Reject", exact: true }).click();
+    await entry(second).waitFor({ state: "detached", timeout: 30_000 });
+    const approved = await api.workflows.waitFor(first);
+    expect(approved.run.status).toBe("succeeded");
+    expect(approved.approvals[0]).toMatchObject({ decision: "approved", note: "good to go" });
+    expect((await api.workflows.waitFor(second)).run).toMatchObject({ status: "failed", error: { code: "APPROVAL_REJECTED" } });
+    await page.getByText("Nothing waits for you.").waitFor({ timeout: 30_000 });
+
+    // Decided elsewhere while the page still shows it: the server's reason is shown.
+    const twice = await waitingRun(gateId);
+    await page.reload();
+    await entry(twice).waitFor({ timeout: 30_000 });
+    await api.workflows.approve(twice, { decision: "approved" });
+    await entry(twice).getByRole("button", { name: "Approve", exact: true }).click();
+    const refusal = entry(twice).getByRole("alert");
+    await refusal.waitFor({ timeout: 30_000 });
+    expect((await refusal.textContent())!.length).toBeGreaterThan(5);
+
+    // Past its time: the run failed with APPROVAL_TIMEOUT, and deciding says so.
+    const late = (await api.workflows.create({ name: "Quick gate", graphJson: approvalGraph(2) })).id;
+    const lateRun = await waitingRun(late);
+    await page.reload();
+    await entry(lateRun).waitFor({ timeout: 30_000 });
+    expect((await api.workflows.waitFor(lateRun, { timeoutMs: 30_000 })).run.error?.code).toBe("APPROVAL_TIMEOUT");
+    await entry(lateRun).getByRole("button", { name: "Reject", exact: true }).click();
+    await entry(lateRun).getByRole("alert").waitFor({ timeout: 30_000 });
+  }, 180_000);
+
+  test("the runs list shows every run newest first and filters by status", async () => {
+    await page.goto(`${srv.url}/workflows/runs`);
+    await page.getByRole("heading", { level: 1, name: "Runs" }).waitFor({ timeout: 30_000 });
+    const server = page.getByRole("region", { name: "On the server" });
+    await server.getByRole("row").nth(1).waitFor({ timeout: 30_000 });
+    await page.getByRole("combobox", { name: "Status" }).selectOption("cancelled");
+    await waitFor("the cancelled run alone", () => server.getByRole("row").count(), (n) => n === 2);
+    await server.getByText("cancelled", { exact: true }).waitFor();
+    await page.getByRole("region", { name: "This device" }).waitFor();
+    await expectNoSeriousViolations();
+    await shoot("runs-list");
+  }, 120_000);
+
+  test("the e-mail's link opens the run page after sign-in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const visitor = await context.newPage();
+    logPageErrors(visitor);
+    await visitor.goto(`${srv.url}/workflows/runs/${doneRunId}`);
+    await visitor.getByRole("heading", { level: 1, name: "Sign in" }).waitFor({ timeout: 30_000 });
+    await visitor.getByLabel("Email").fill(api.email);
+    await visitor.getByLabel("Password").fill(PASSWORD);
+    await visitor.getByRole("button", { name: "Sign in" }).click();
+    await visitor.getByRole("heading", { level: 1, name: "Check then compress" }).waitFor({ timeout: 30_000 });
+    expect(new URL(visitor.url()).pathname).toBe(`/workflows/runs/${doneRunId}`);
+    await context.close();
+  }, 120_000);
+});
