@@ -23,7 +23,8 @@ interface GuardArgs {
 
 /** A signed-in route's check: the account (into the route's context), else off to sign in and back. */
 export async function requireSignedIn({ context, location }: GuardArgs): Promise<{ account: Account }> {
-  const account = await context.queries.ensureQueryData(accountQuery);
+  // The cached account while fresh; after a sign-in invalidated it, the answer of its refetch.
+  const account = await context.queries.fetchQuery(accountQuery);
   if (!account) throw redirect({ to: "/sign-in", search: { redirect: location.href } });
   return { account };
 }
@@ -88,12 +89,4 @@ export function ErrorText({ error, message }: { error: unknown; message?: string
       {message || errorMessage(error)}
     </p>
   );
-}
-
-/**
- * The former render-prop frame, kept only while a screen still being rewritten elsewhere
- * imports it; its route's beforeLoad already did the check. Use Screen and useMe.
- */
-export function SignedInScreen({ title, children }: { title: string; what: string; children: (account: Account) => ReactNode }) {
-  return <Screen title={title}>{children(useMe())}</Screen>;
 }

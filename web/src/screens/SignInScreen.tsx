@@ -1,7 +1,8 @@
 /** Sign in, or create an account with the same two fields. */
-import { useNavigate, useRouter, useSearch } from "@tanstack/react-router";
+import { useNavigate, useRouter } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { useSignIn } from "../api/session";
+import { signInSearch } from "../app/back-to";
 import { ErrorText } from "../components/Guard";
 
 export function SignInScreen() {
@@ -10,14 +11,22 @@ export function SignInScreen() {
   const signIn = useSignIn();
   const navigate = useNavigate();
   const router = useRouter();
-  // Set when a signed-in screen sent the visitor here: back there once signed in, else Convert.
-  const { redirect } = useSearch({ from: "/sign-in" });
+
+  /**
+   * Back to the signed-in screen that sent the visitor here, else to Convert. Read when the
+   * sign-in succeeds, not when it was sent: a screen opened meanwhile sends the visitor back here
+   * with its own address.
+   */
+  const onSignedIn = () => {
+    const back = signInSearch(router.state.location.search).redirect;
+    return back ? router.history.push(back) : void navigate({ to: "/" });
+  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const mode = submitter?.value === "sign-up" ? "sign-up" : "sign-in";
-    signIn.mutate({ mode, email, password }, { onSuccess: () => (redirect ? router.history.push(redirect) : void navigate({ to: "/" })) });
+    signIn.mutate({ mode, email, password }, { onSuccess: onSignedIn });
   };
 
   return (

@@ -2,15 +2,12 @@
  * The tools the Convert screen offers: those this device's worker runs and those the server
  * runs (the same registry, so usually the same list), merged by slug, each marked with where it
  * can run. Either list may be missing: offline there is no server list, and a browser that
- * cannot start the worker has no device list.
+ * cannot start the worker has no device list. Pure; the hook that fetches both is use-catalog.ts.
  */
 import { candidateFormats } from "@vektor/shared/formats";
 import type { ToolDetail } from "@vektor/shared/schemas/job";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
-import { useQuery } from "@tanstack/react-query";
-import { client } from "../api/client";
 import type { JsonSchema } from "../components/params-form";
-import { useDeviceTools } from "./device";
 
 export interface ToolInfo {
   slug: string;
@@ -57,19 +54,6 @@ export function mergeTools(device: ToolManifest[] | undefined, server: ToolDetai
     bySlug.set(d.slug, known ? { ...known, onServer: true } : fromDetail(d));
   }
   return [...bySlug.values()];
-}
-
-export interface Catalog {
-  tools: ToolInfo[];
-  /** Both lists settled (either way). */
-  settled: boolean;
-  deviceError: unknown;
-}
-
-export function useCatalog(): Catalog {
-  const device = useDeviceTools();
-  const server = useQuery({ queryKey: ["server-tools"], queryFn: () => client.tools.lookup(), staleTime: 5 * 60_000, retry: false });
-  return { tools: mergeTools(device.data, server.data), settled: !device.isPending && !server.isPending, deviceError: device.error };
 }
 
 /** A file as far as choosing a tool goes: a browser File or a stored file's name and type. */

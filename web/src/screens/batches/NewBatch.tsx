@@ -9,7 +9,8 @@ import { useFilesPage } from "../../api/files";
 import { ErrorText } from "../../components/Guard";
 import { plural } from "../../components/format";
 import { SelectField } from "../../components/SelectField";
-import { toolsFor, useCatalog } from "../../tools/catalog";
+import { toolsFor } from "../../tools/catalog";
+import { useCatalog } from "../../tools/use-catalog";
 import { ToolChoice, useToolChoice } from "./ToolChoice";
 
 export function NewBatch({ credits, onCreated }: { credits: number; onCreated: (id: string) => void }) {

@@ -4,7 +4,7 @@ import { useCreatePreset, usePresets } from "../../api/batches";
 import { formatDate } from "../../components/format";
 import { ErrorText } from "../../components/Guard";
 import { Table } from "../../components/Table";
-import { useCatalog } from "../../tools/catalog";
+import { useCatalog } from "../../tools/use-catalog";
 import { ToolChoice, useToolChoice } from "./ToolChoice";
 
 export function Presets() {

@@ -1,0 +1,62 @@
+/** Where a conversion runs (engine.ts), for the real tools of the registry. */
+import { listManifests } from "@vektor/wasm-tools";
+import { describe, expect, test } from "vitest";
+import { mergeTools, type ToolInfo } from "../../tools/catalog";
+import { autoEngine, deviceBlocked, deviceGaveUp, serverBlocked } from "./engine";
+
+const MB = 1024 * 1024;
+const [compress] = mergeTools(listManifests().filter((m) => m.slug === "pdf.compress"), undefined) as [ToolInfo];
+const both: ToolInfo = { ...compress, onServer: true };
+const serverOnly: ToolInfo = { ...compress, onDevice: false, onServer: true };
+const facts = { tool: both, sizes: [1 * MB, 2 * MB], browserMaxBytes: 50 * MB, deviceFailed: false };
+
+describe("autoEngine", () => {
+  test("this device when the tool runs here and every file is within the limit", () => {
+    expect(autoEngine(facts)).toEqual({ engine: "device", reason: "Your files stay on this device." });
+    expect(autoEngine({ ...facts, sizes: [50 * MB] }).engine).toBe("device");
+    expect(autoEngine({ ...facts, tool: undefined, sizes: [] }).engine).toBe("device");
+  });
+
+  test("the server when a file is over the limit, naming the limit", () => {
+    expect(autoEngine({ ...facts, sizes: [1 * MB, 50 * MB + 1] })).toEqual({ engine: "server", reason: "A file is over 50 MB, the most this device runs." });
+  });
+
+  test("the server when the tool runs there only, or when this device failed to run it", () => {
+    expect(autoEngine({ ...facts, tool: serverOnly })).toEqual({ engine: "server", reason: `${compress.title} runs on the server only.` });
+    expect(autoEngine({ ...facts, deviceFailed: true })).toEqual({ engine: "server", reason: "This device could not run it; the server can." });
+  });
+});
+
+describe("serverBlocked", () => {
+  const ready = { online: true, signedIn: true, cloudEnabled: true, tool: both };
+
+  test("null when the server can take the run", () => {
+    expect(serverBlocked(ready)).toBeNull();
+    expect(serverBlocked({ ...ready, tool: undefined })).toBeNull();
+  });
+
+  test("each reason it cannot, the network first", () => {
+    expect(serverBlocked({ ...ready, online: false, signedIn: false })).toBe("The server needs a network connection; you are offline.");
+    expect(serverBlocked({ ...ready, cloudEnabled: false, signedIn: false })).toBe("Running tools on the server is turned off on this installation.");
+    expect(serverBlocked({ ...ready, tool: compress, signedIn: false })).toBe(`${compress.title} does not run on the server.`);
+    expect(serverBlocked({ ...ready, signedIn: false })).toBe("Sign in to run tools on the server.");
+  });
+});
+
+describe("deviceBlocked", () => {
+  test("only a tool that does not run in the browser", () => {
+    expect(deviceBlocked(both)).toBeNull();
+    expect(deviceBlocked(undefined)).toBeNull();
+    expect(deviceBlocked(serverOnly)).toBe(`${compress.title} does not run in this browser.`);
+  });
+});
+
+describe("deviceGaveUp", () => {
+  test("a crashed worker or memory running out offers the server; a tool's own error does not", () => {
+    expect(deviceGaveUp("WORKER_CRASHED", "The tool worker crashed")).toBe(true);
+    expect(deviceGaveUp("TOOL_FAILED", "RangeError: Out of memory")).toBe(true);
+    expect(deviceGaveUp("TOOL_FAILED", "memory access out of bounds")).toBe(true);
+    expect(deviceGaveUp("INPUT_INVALID", "Not a PDF")).toBe(false);
+    expect(deviceGaveUp("CANCELLED", "The run was cancelled")).toBe(false);
+  });
+});
