@@ -33,7 +33,7 @@ export function createApp(s: Services) {
     .use(toolRunsModule(s, s.jobs, s.idempotency, { waitMs: s.env.toolWaitMs }))
     .use(filesModule(s, s.files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: s.zips, heartbeatMs: s.env.sseHeartbeatMs }))
-    .use(workflowsModule(s, s.workflows))
+    .use(workflowsModule(s, s.workflows, { hub: s.runEvents, heartbeatMs: s.env.sseHeartbeatMs }))
     .use(triggersModule(s, s.triggers))
     .use(adminModule(s, s.files))
     .use(mcpModule(s))

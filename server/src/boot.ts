@@ -21,6 +21,7 @@ import { TokenService } from "./auth/tokens";
 import { ToolRunService } from "./modules/tool-runs/service";
 import { BatchService } from "./modules/batch/service";
 import { BatchEventHub } from "./modules/batch/events";
+import { RUN_EVENT_POLL_FACTOR, RUN_EVENT_TABLES, RunEventHub } from "./modules/workflows/events";
 import { BatchZips } from "./modules/batch/zip";
 import { FileService } from "./modules/files/service";
 import { Idempotency } from "./modules/tool-runs/idempotency";
@@ -82,6 +83,9 @@ export async function buildServices(env: Env): Promise<Services> {
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const jobs = new ToolRunService(database.db, config, held);
   const signer = new UrlSigner(`${secret}:urls`);
+  // Run event streams read again when a run or step changes in any process; the poll is the fallback.
+  const runEvents = new RunEventHub(database.db, env.jobPollMs * RUN_EVENT_POLL_FACTOR, log);
+  changes.on("table", (table) => RUN_EVENT_TABLES.has(table) && runEvents.wake());
   const base = {
     env,
     log,
@@ -102,6 +106,7 @@ export async function buildServices(env: Env): Promise<Services> {
     idempotency: new Idempotency(database.db),
     held,
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
+    runEvents,
     startedAt: new Date(),
     engine,
     workflows,
@@ -180,6 +185,7 @@ export async function startServer(env: Env): Promise<Running> {
     runner: worker?.runner ?? null,
     async stop() {
       services.batchEvents.close();
+      await services.runEvents.close();
       await app.stop(false);
       await services.limiter.stop();
       await worker?.stop();

@@ -17,6 +17,7 @@ import type { UrlSigner } from "./lib/signer";
 import type { ToolRunService } from "./modules/tool-runs/service";
 import type { BatchService } from "./modules/batch/service";
 import type { BatchEventHub } from "./modules/batch/events";
+import type { RunEventHub } from "./modules/workflows/events";
 import type { Engine } from "./workflows/engine";
 import type { WorkflowService } from "./modules/workflows/service";
 import type { JobHandlers } from "./queue/registry";
@@ -53,6 +54,7 @@ export interface Services {
   /** The jobs this process runs: the runner holds them, cancels stop them at once. */
   held: HeldJobs;
   batchEvents: BatchEventHub;
+  runEvents: RunEventHub;
   engine: Engine;
   workflows: WorkflowService;
   /** Webhook, schedule and watch triggers (secrets sealed with a key derived from the server secret). */

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { APPROVAL_STATUSES, DECISIONS, DELIVERY_CHANNELS, DELIVERY_STATUSES, FILE_STATUSES, JOB_STATUSES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TERMINAL_RUN_STATUSES, TOKEN_SCOPES, type AttemptOutcome, type TokenScope } from "@vektor/shared/schemas/vocab";
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 });
 const createdAt = () => ts("created_at").notNull().defaultNow();
@@ -358,6 +358,17 @@ export interface RunPlan {
   edges: { source: string; target: string }[];
 }
 
+/**
+ * Changes of runs and steps in one order: a row takes the sequence's next value in `change_seq`
+ * when inserted, and again at every update that changes it (trigger, migration 0013). The run
+ * event stream's event ids are these values (modules/workflows/events.ts).
+ */
+export const workflowChangeSeq = pgSequence("workflow_change_seq");
+const changeSeq = () =>
+  bigint("change_seq", { mode: "number" })
+    .notNull()
+    .default(sql`nextval('workflow_change_seq')`);
+
 /** One run of a workflow; its steps and approvals hang off it. Its row is the lock every transition takes. */
 export const workflowRun = pgTable(
   "workflow_run",
@@ -385,10 +396,11 @@ export const workflowRun = pgTable(
     createdAt: createdAt(),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
+    changeSeq: changeSeq(),
   },
   (t) => [
     index("workflow_run_wf_created_idx").on(t.workflowId, t.createdAt, t.id),
-    index("workflow_run_user_idx").on(t.userId, t.createdAt),
+    index("workflow_run_user_idx").on(t.userId, t.createdAt, t.id),
     plainNotifySecretIdx("workflow_run_plain_notify_secret_idx", t),
     oneOf("workflow_run_status_check", t.status, RUN_STATUSES),
     oneOf("workflow_run_trigger_check", t.trigger, RUN_TRIGGERS),
@@ -418,6 +430,7 @@ export const workflowStep = pgTable(
     errorMessage: text("error_message"),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
+    changeSeq: changeSeq(),
   },
   (t) => [uniqueIndex("workflow_step_run_node_idx").on(t.runId, t.nodeId), oneOf("workflow_step_status_check", t.status, STEP_STATUSES)],
 );

@@ -16,11 +16,11 @@ import { workflowsApi } from "./workflows";
 export { ApiError, type ApiErrorCode } from "./errors";
 export { isBatchFinished } from "./batches";
 export { filenameOf, type Download } from "./download";
-export type { FollowOptions } from "./sse";
+export type { FollowOptions, ResumeOptions, StreamEvent } from "./sse";
 export { isFinished, type RunToolOptions, type WaitOptions } from "./tools";
 export type { TransportOptions } from "./transport";
 export type { MultipartState, UploadOptions } from "./upload";
-export type { RunWaitOptions } from "./workflows";
+export type { ApprovalListQuery, RunListQuery, RunWaitOptions } from "./workflows";
 export { signWebhook } from "./webhook";
 
 export class VektorClient {

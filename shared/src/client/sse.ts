@@ -1,8 +1,10 @@
 /**
  * Server-sent events as an async iterator over fetch (EventSource can send neither a bearer
  * token nor, outside browsers, a cookie). A dropped connection is opened again, with
- * Last-Event-ID when the server named its events; the batch stream starts every connection with
- * the current state, so an event repeated by a reconnect is left out.
+ * Last-Event-ID when the server named its events. `follow` reads streams of states (the batch
+ * stream starts every connection with the current state, so an event repeated by a reconnect is
+ * left out); `resume` reads streams of changes, whose every event has an id and whose server
+ * answers Last-Event-ID with exactly the changes after it (the run stream).
  */
 import { EventSourceParserStream, type EventSourceMessage } from "eventsource-parser/stream";
 import { ApiError } from "./errors";
@@ -47,27 +49,25 @@ async function* messages(t: Transport, path: string, lastId: string | null, onRe
   }
 }
 
+/** What a connection of `reconnecting` tells it: the server's `retry:` and that an event came. */
+interface Connection {
+  onRetry: (ms: number) => void;
+  progressed: () => void;
+}
+
 /**
- * The stream's events of `spec.event`, parsed from JSON, until the last one; reconnects when the
- * connection drops earlier. An ApiError answer (401, 404, ...) ends the iteration with that error.
+ * Opens connections one after another until one reports the end (returns true). An ApiError
+ * answer (401, 404, ...) or an abort ends the iteration with that error; more than
+ * `maxReconnects` connections in a row without an event, with the last failure.
  */
-export async function* follow<T>(t: Transport, path: string, spec: StreamSpec<T>, opts: FollowOptions = {}): AsyncGenerator<T> {
-  let lastId: string | null = null;
-  let lastData: string | null = null;
+async function* reconnecting<T>(opts: FollowOptions, connection: (c: Connection) => AsyncGenerator<T, boolean>): AsyncGenerator<T> {
   let retryMs = opts.retryMs ?? 1000;
   let failures = 0;
+  const c: Connection = { onRetry: (ms) => (retryMs = ms), progressed: () => (failures = 0) };
   for (;;) {
     let failure: unknown = null;
     try {
-      for await (const msg of messages(t, path, lastId, (ms) => (retryMs = ms), opts.signal)) {
-        if (msg.id) lastId = msg.id;
-        if (msg.event !== spec.event || msg.data === lastData) continue;
-        lastData = msg.data;
-        failures = 0;
-        const data = JSON.parse(msg.data) as T;
-        yield data;
-        if (spec.isLast(data)) return;
-      }
+      if (yield* connection(c)) return;
     } catch (err) {
       // An answer from the server (not found, signed out) will not change by asking again.
       if ((err instanceof ApiError && err.status !== 0) || opts.signal?.aborted) throw err;
@@ -79,4 +79,61 @@ export async function* follow<T>(t: Transport, path: string, spec: StreamSpec<T>
     }
     await sleep(retryMs, opts.signal);
   }
+}
+
+/**
+ * The stream's events of `spec.event`, parsed from JSON, until the last one; reconnects when the
+ * connection drops earlier. An ApiError answer (401, 404, ...) ends the iteration with that error.
+ */
+export function follow<T>(t: Transport, path: string, spec: StreamSpec<T>, opts: FollowOptions = {}): AsyncGenerator<T> {
+  let lastId: string | null = null;
+  let lastData: string | null = null;
+  return reconnecting(opts, async function* (c) {
+    for await (const msg of messages(t, path, lastId, c.onRetry, opts.signal)) {
+      if (msg.id) lastId = msg.id;
+      if (msg.event !== spec.event || msg.data === lastData) continue;
+      lastData = msg.data;
+      c.progressed();
+      const data = JSON.parse(msg.data) as T;
+      yield data;
+      if (spec.isLast(data)) return true;
+    }
+    return false;
+  });
+}
+
+/** An event of a stream of changes, as `resume` yields it. */
+export interface StreamEvent<E extends string = string, D = unknown> {
+  id: string;
+  event: E;
+  data: D;
+}
+
+export interface ResumeOptions extends FollowOptions {
+  /** Start after this event (an id seen in an earlier iteration): only later changes come. */
+  lastEventId?: string;
+}
+
+/**
+ * Every event of `names` of a stream of changes, in order, each once: a dropped connection is
+ * opened again with Last-Event-ID. Ends when the server closes the stream after an event for
+ * which `isEnd` is true, or closes a resumed connection at once (nothing newer will come: the
+ * end was reached before). An ApiError answer ends the iteration with that error.
+ */
+export function resume<T extends StreamEvent>(t: Transport, path: string, names: readonly T["event"][], isEnd: (e: T) => boolean, opts: ResumeOptions = {}): AsyncGenerator<T> {
+  let lastId: string | null = opts.lastEventId ?? null;
+  let ended = false;
+  return reconnecting(opts, async function* (c) {
+    let received = 0;
+    for await (const msg of messages(t, path, lastId, c.onRetry, opts.signal)) {
+      if (!msg.id || !names.includes(msg.event as T["event"])) continue;
+      lastId = msg.id;
+      received++;
+      c.progressed();
+      const e = { id: msg.id, event: msg.event, data: JSON.parse(msg.data) } as T;
+      ended ||= isEnd(e);
+      yield e;
+    }
+    return ended || (received === 0 && lastId !== null);
+  });
 }

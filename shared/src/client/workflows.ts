@@ -5,12 +5,15 @@
 import type { HookBody, HookStarted, PutTriggerBody, PutTriggerResult, Trigger, TriggerDeleted } from "../schemas/trigger";
 import type {
   Approval,
+  ApprovalFilter,
+  ApprovalPage,
   ApproveBody,
   CatalogNode,
   CreateWorkflowBody,
   Deleted,
   RunCancelled,
   RunDetail,
+  RunEvent,
   RunPage,
   RunReplayed,
   RunStarted,
@@ -25,8 +28,9 @@ import type {
   WorkflowVersion,
   WorkflowVersionDetail,
 } from "../schemas/workflow";
-import { TERMINAL_RUN_STATUSES } from "../schemas/vocab";
+import { isTerminalRun, TERMINAL_RUN_STATUSES } from "../schemas/vocab";
 import { enc, qs, type PageQuery } from "./query";
+import { resume, type ResumeOptions } from "./sse";
 import type { Transport } from "./transport";
 import { signWebhook } from "./webhook";
 
@@ -36,6 +40,20 @@ export interface RunWaitOptions {
   /** Answer the last detail after this long even if not there yet (default 120 s). */
   timeoutMs?: number;
 }
+
+/** Filters of the caller's runs list. */
+export interface RunListQuery extends PageQuery {
+  status?: RunStatus;
+  workflowId?: string;
+}
+
+export interface ApprovalListQuery extends PageQuery {
+  /** pending (default), decided, or all. */
+  status?: ApprovalFilter;
+}
+
+const RUN_EVENT_NAMES: RunEvent["event"][] = ["run", "step"];
+const isRunEnd = (e: RunEvent) => e.event === "run" && isTerminalRun(e.data.status);
 
 export function workflowsApi(t: Transport) {
   const runDetail = (runId: string) => t.call<RunDetail>("GET", `/api/workflows/runs/${enc(runId)}`);
@@ -67,7 +85,22 @@ export function workflowsApi(t: Transport) {
     run,
     /** Starts a run and waits for it (see waitFor); answers the run's last detail. */
     runAndWait: async (id: string, fileIds: string[], opts: RunWaitOptions = {}) => waitFor((await run(id, fileIds)).runId, opts),
-    runs: (id: string, q: PageQuery = {}) => t.call<RunPage>("GET", `/api/workflows/${enc(id)}/runs${qs({ ...q })}`),
+    /** A workflow's runs, newest first; `runs.list` lists every workflow's. */
+    runs: Object.assign((id: string, q: PageQuery = {}) => t.call<RunPage>("GET", `/api/workflows/${enc(id)}/runs${qs({ ...q })}`), {
+      /** All the caller's runs, newest first, each with workflowName; filter by status and workflow. */
+      list: (q: RunListQuery = {}) => t.call<RunPage>("GET", `/api/workflows/runs${qs({ ...q })}`),
+    }),
+    approvals: {
+      /** The approvals inbox: approvals of the caller's runs (pending ones by default), each with its run, node and gated files. */
+      list: (q: ApprovalListQuery = {}) => t.call<ApprovalPage>("GET", `/api/workflows/approvals${qs({ ...q })}`),
+    },
+    /**
+     * The run's changes as they happen: `run` and `step` events, each with an id, the run and all
+     * its steps first (or, with `lastEventId`, only what changed after it), ending after the run
+     * ended. A dropped connection resumes where it left off:
+     * `for await (const e of client.workflows.runEvents(runId)) ...`.
+     */
+    runEvents: (runId: string, opts: ResumeOptions = {}) => resume<RunEvent>(t, `/api/workflows/runs/${enc(runId)}/events`, RUN_EVENT_NAMES, isRunEnd, opts),
     templates: {
       list: () => t.call<Template[]>("GET", "/api/workflows/templates"),
       create: (b: TemplateBody) => t.call<Template>("POST", "/api/workflows/templates", b),

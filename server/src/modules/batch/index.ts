@@ -8,6 +8,7 @@ import { jsonBody } from "../../http/core";
 import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
+import { sseResponse } from "../../http/sse";
 import type { Services } from "../../services";
 import { parseRange } from "../files/range";
 import type { BatchEventHub, Progress } from "./events";
@@ -25,40 +26,22 @@ export interface BatchDeps {
 
 /** The SSE answer: the first event at once, one per change, heartbeats, closed after a terminal status. */
 function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void) => () => void, heartbeatMs: number, abort: AbortSignal): Response {
-  const enc = new TextEncoder();
-  let stop = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start(ctl) {
+  return sseResponse(
+    ({ send, close }) => {
       let last = "";
-      let closed = false;
-      const send = (p: Progress) => {
+      const push = (p: Progress) => {
         const json = JSON.stringify(p);
-        if (closed || json === last) return;
+        if (json === last) return;
         last = json;
-        ctl.enqueue(enc.encode(`event: progress\ndata: ${json}\n\n`));
-        if (isTerminalBatch(p.status)) stop();
+        send({ event: "progress", data: p });
+        if (isTerminalBatch(p.status)) close();
       };
-      const beat = setInterval(() => !closed && ctl.enqueue(enc.encode(": heartbeat\n\n")), heartbeatMs);
-      const unsubscribe = subscribe(send);
-      stop = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(beat);
-        unsubscribe();
-        try {
-          ctl.close();
-        } catch {
-          // already closed by the client
-        }
-      };
-      abort.addEventListener("abort", () => stop(), { once: true });
-      send(first);
+      push(first);
+      return subscribe(push);
     },
-    cancel() {
-      stop();
-    },
-  });
-  return new Response(stream, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } });
+    heartbeatMs,
+    abort,
+  );
 }
 
 export function batchModule(s: Pick<Services, "callers" | "store">, d: BatchDeps) {

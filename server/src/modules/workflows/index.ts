@@ -21,6 +21,9 @@ import {
   WorkflowVersion,
   WorkflowVersionDetail,
   Approval,
+  ApprovalListQuery,
+  ApprovalPage,
+  RunListQuery,
 } from "@vektor/shared/schemas/workflow";
 import { ListQuery } from "@vektor/shared/schemas/file";
 import { Type } from "@sinclair/typebox";
@@ -29,9 +32,12 @@ import { jsonBody } from "../../http/core";
 import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseLimit } from "../../http/query";
+import { sseResponse } from "../../http/sse";
+import { fail } from "@vektor/shared/errors";
 import type { Services } from "../../services";
 import { catalog } from "../../workflows/nodes";
 import { NOTIFY_DESCRIPTION, withTriggerDocs } from "../../workflows/triggers/docs";
+import type { RunChanges, RunEventHub } from "./events";
 import type { WorkflowService } from "./service";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -44,7 +50,39 @@ const NOTIFY_SECRET_RULES =
 const RUN_RULES =
   "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
 
-export function workflowsModule(s: Pick<Services, "callers">, w: WorkflowService) {
+const RUN_EVENTS_DESCRIPTION =
+  "text/event-stream. `event: run` carries the run (the Run schema), `event: step` one step that changed (the Step schema: nodeId, status, attempts, error, files, logs). Every event has an `id:`, growing with every change of the run. A first connection gets the run and all its steps (in id order); a reconnection with the header Last-Event-ID gets exactly the changes after that id, none lost, none repeated (a step that changed twice since is sent once, as it is now). Changes made by any server process show up (the stream reads the database when a run or step table changes, and polls as a fallback). A comment heartbeat keeps the connection alive (SSE_HEARTBEAT_MS, 15 s by default). The stream ends after the events that reach a terminal run status (succeeded, failed, cancelled); on a run that already ended it sends what is newer than Last-Event-ID and ends. Another user's or an unknown run: 404 before the stream starts; a Last-Event-ID that is not a number: 400.";
+
+/** Last-Event-ID: the id of the last event the client has (0: none). */
+function lastEventId(raw: string | null): number {
+  if (raw === null || raw.trim() === "") return 0;
+  if (!/^[0-9]{1,15}$/.test(raw.trim())) throw fail.validation("Last-Event-ID must be the id of an event of this stream");
+  return Number(raw.trim());
+}
+
+/** The run's stream: what `first` holds at once, then each later change, ended after the run's end. */
+function runEventStream(hub: RunEventHub, runId: string, after: number, first: RunChanges, heartbeatMs: number, abort: AbortSignal): Response {
+  return sseResponse(
+    ({ send, close }) => {
+      const deliver = (changes: RunChanges) => {
+        for (const e of changes.events) send(e);
+        if (changes.ended) close();
+      };
+      deliver(first);
+      const last = first.events.at(-1);
+      return hub.subscribe(runId, last ? Number(last.id) : after, deliver);
+    },
+    heartbeatMs,
+    abort,
+  );
+}
+
+export interface RunEventDeps {
+  hub: RunEventHub;
+  heartbeatMs: number;
+}
+
+export function workflowsModule(s: Pick<Services, "callers">, w: WorkflowService, events: RunEventDeps) {
   const { doc, docJson } = routeDocs();
   const tags = ["Workflows"];
   const runTags = ["Workflow runs"];
@@ -84,6 +122,41 @@ export function workflowsModule(s: Pick<Services, "callers">, w: WorkflowService
         data: Workflow,
       }),
     })
+    .get("/runs", async ({ caller, query }) => ok(await w.allRuns(caller.id, { status: query.status, workflowId: query.workflowId }, parseLimit(query.limit, 50, 200), query.cursor)), {
+      query: RunListQuery,
+      ...doc({
+        summary: "All the caller's runs, newest first (not in the spec)",
+        description: "Every workflow's runs, each with workflowName (the workflow's current name). status keeps the runs with that status; workflowId those of one workflow (another user's or an unknown workflow: 404, as for GET /api/workflows/{id}/runs). Paged like every list: pass nextCursor as cursor.",
+        tags: runTags,
+        auth: "api",
+        errors: ["NOT_FOUND"],
+        data: RunPage,
+      }),
+    })
+    .get("/approvals", async ({ caller, query }) => ok(await w.approvals(caller.id, query.status ?? "pending", parseLimit(query.limit, 50, 200), query.cursor)), {
+      query: ApprovalListQuery,
+      ...doc({
+        summary: "The approvals inbox: approvals of the caller's runs, newest request first (not in the spec)",
+        description: "status: pending (default: waiting for the caller's decision), decided (approved, rejected, expired or cancelled) or all. Each item is the approval (nodeId, status, requestedAt, expiresAt, decidedAt, decision, note, decidedBy) with its runId, workflowId, workflowName, nodeTitle and the files it gates: the approval step's input files (fileId, name, sizeBytes, format), those deleted since left out. Decide one with POST /api/workflows/runs/{runId}/approve and its nodeId.",
+        tags: runTags,
+        auth: "api",
+        data: ApprovalPage,
+      }),
+    })
+    .get(
+      "/runs/:runId/events",
+      async ({ caller, params, request }) => {
+        const run = await w.ownedRun(caller.id, params.runId);
+        const after = lastEventId(request.headers.get("last-event-id"));
+        const first = await events.hub.read(run.id, after);
+        if (!first) throw fail.notFound("Run");
+        return runEventStream(events.hub, run.id, after, first, events.heartbeatMs, request.signal);
+      },
+      {
+        params: RunParam,
+        ...doc({ summary: "A run's step and run changes as server-sent events (not in the spec)", description: RUN_EVENTS_DESCRIPTION, tags: runTags, auth: "api", errors: ["NOT_FOUND"], raw: { description: "Server-sent events: `run` (Run) and `step` (Step), each with an id", contentType: "text/event-stream" } }),
+      },
+    )
     .get("/runs/:runId", async ({ caller, params }) => ok(await w.runDetail(caller.id, params.runId)), {
       params: RunParam,
       ...doc({ summary: "A run: its status, steps (nested ones name their op.workflow node as parentNodeId), approvals and completion deliveries", description: `deliveries: one per terminal moment and channel (webhook to paramsJson.notifyUrl, email to the owner), each with every attempt's time, outcome, status code or error. ${NOTIFY_DESCRIPTION}`, tags: runTags, auth: "api", errors: ["NOT_FOUND"], data: RunDetail }),
@@ -111,7 +184,7 @@ export function workflowsModule(s: Pick<Services, "callers">, w: WorkflowService
       params: RunParam,
       ...docJson(ApproveBody, {
         summary: "Decide a pending approval",
-        description: "Only the run's owner decides. approved: the run goes on with the approval step's inputs; rejected: the run fails with APPROVAL_REJECTED. nodeId picks one of several pending approvals (default: the oldest). No pending approval: 409 INVALID_STATE.",
+        description: "Only the run's owner decides. approved: the run goes on with the approval step's inputs; rejected: the run fails with APPROVAL_REJECTED. nodeId picks one of several pending approvals (default: the oldest). One that cannot be decided is 409 INVALID_STATE with a message saying why: already decided (approved or rejected, when, by whom), expired (nobody decided before expiresAt: the run fails with APPROVAL_TIMEOUT), closed because the run ended, or no approval at all.",
         tags: runTags,
         auth: "api",
         errors: ["NOT_FOUND", "INVALID_STATE"],

@@ -7,7 +7,7 @@
 import { readJson, requireStorableText, tooDeepMessage } from "@vektor/shared/json";
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { isTerminalRun } from "@vektor/shared/schemas/vocab";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Caller } from "../../auth/caller";
 import type { Db, Tx } from "../../db/client";
 import { file, workflow, workflowApproval, workflowRun, workflowStep, workflowTemplate, workflowVersion, type RunPlan } from "../../db/schema";
@@ -27,7 +27,8 @@ import { getNodeKind } from "../../workflows/nodes";
 import { BUILTIN_TEMPLATES } from "../../workflows/templates";
 import { splitNotifySecret, type NotifySecrets } from "../../workflows/notify/secret";
 import { tooManyStepsMessage, validateGraph } from "../../workflows/validate";
-import type { Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
+import type { ApprovalFilter, Graph, ValidationIssue } from "@vektor/shared/schemas/workflow";
+import { listApprovals, listRuns, type RunFilter } from "./lists";
 import { approvalView, deliveryView, runView, stepView, templateView, versionView, workflowView } from "./view";
 import type { HeldJobs } from "../../queue/held";
 
@@ -296,6 +297,17 @@ export class WorkflowService {
     return { items: page.map(runView), nextCursor };
   }
 
+  /** Every run of the caller's, newest first; a `workflowId` that is not the caller's is a 404, like the workflow's own list. */
+  async allRuns(userId: string, filter: RunFilter, limit: number, cursor: string | undefined) {
+    if (filter.workflowId) await this.owned(userId, filter.workflowId);
+    return listRuns(this.db, userId, filter, limit, cursor);
+  }
+
+  /** The approvals inbox: the approvals of the caller's runs (pending ones by default). */
+  approvals(userId: string, status: ApprovalFilter, limit: number, cursor: string | undefined) {
+    return listApprovals(this.db, userId, status, limit, cursor);
+  }
+
   async retry(userId: string, runId: string) {
     const owned = await this.ownedRun(userId, runId);
     await this.db.transaction(async (tx) => {
@@ -322,30 +334,56 @@ export class WorkflowService {
     return { runId: owned.id, status: "cancelled" as const, refundedCredits: result.refunded };
   }
 
-  /** The owner decides the run's pending approval (the one at `nodeId`, or the oldest). */
+  /**
+   * The owner decides the run's pending approval (the one at `nodeId`, or the oldest). One that
+   * cannot be decided any more is refused saying why: already decided (how, when), expired, or
+   * closed by the run's end.
+   */
   async approve(userId: string, runId: string, body: { decision: "approved" | "rejected"; note?: string; nodeId?: string }) {
     const owned = await this.ownedRun(userId, runId);
     return this.db.transaction(async (tx) => {
       const run = (await lockRun(tx, owned.id))!;
-      const pending = await tx
+      const [approval] = await tx
         .select()
         .from(workflowApproval)
-        .where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending"), body.nodeId ? eq(workflowApproval.nodeId, body.nodeId) : undefined))
-        .orderBy(asc(workflowApproval.requestedAt))
+        .where(and(eq(workflowApproval.runId, run.id), body.nodeId ? eq(workflowApproval.nodeId, body.nodeId) : undefined))
+        // The pending one first (the oldest of them), else the latest: the one a refusal explains.
+        .orderBy(sql`${workflowApproval.status} = 'pending' desc`, sql`case when ${workflowApproval.status} = 'pending' then ${workflowApproval.requestedAt} end asc`, desc(workflowApproval.requestedAt))
         .limit(1);
-      if (isTerminalRun(run.status) || !pending.length) throw fail.invalidState("The run is not waiting for an approval");
-      const approval = pending[0];
+      const refusal = approvalRefusal(run, approval, body.nodeId);
+      if (refusal) throw fail.invalidState(refusal);
       const [decided] = await tx
         .update(workflowApproval)
         .set({ status: body.decision, decision: body.decision, note: body.note ?? null, decidedAt: new Date(), decidedBy: userId })
-        .where(eq(workflowApproval.id, approval.id))
+        .where(eq(workflowApproval.id, approval!.id))
         .returning();
-      const [step] = await tx.select().from(workflowStep).where(and(eq(workflowStep.runId, run.id), eq(workflowStep.nodeId, approval.nodeId)));
+      const [step] = await tx.select().from(workflowStep).where(and(eq(workflowStep.runId, run.id), eq(workflowStep.nodeId, approval!.nodeId)));
       if (body.decision === "approved") await this.engine.completeStep(tx, run, step.id, step.attempts, step.inputFileIds);
       else await this.engine.failStep(tx, run, step.id, step.attempts, { code: "APPROVAL_REJECTED", message: body.note ? `Rejected: ${body.note}` : "Rejected" });
       return approvalView(decided);
     });
   }
+}
+
+/** Why `approval` (the run's pending one, else its latest) cannot be decided now; null when it can. */
+function approvalRefusal(run: RunRow, approval: typeof workflowApproval.$inferSelect | undefined, nodeId: string | undefined): string | null {
+  if (!approval) return nodeId ? `The run has no approval at node ${nodeId}` : "The run is not waiting for an approval";
+  const at = `The approval at ${approval.nodeId}`;
+  const when = approval.decidedAt?.toISOString() ?? "";
+  const expired = (runFailed: string) => `${at} expired at ${approval.expiresAt.toISOString()}: nobody decided in time, so the run ${runFailed} with APPROVAL_TIMEOUT`;
+  switch (approval.status) {
+    case "approved":
+    case "rejected":
+      return `${at} was already decided: ${approval.status} at ${when}${approval.decidedBy === run.userId ? " by you" : ""}`;
+    case "expired":
+      return expired("failed");
+    case "cancelled":
+      return `${at} was closed when the run ended (${run.status}); nothing is waiting for a decision`;
+  }
+  if (isTerminalRun(run.status)) return `The run has already ended (${run.status})`;
+  // Past its time but not yet closed by the timeout job, which is about to fail the run.
+  if (approval.expiresAt.getTime() <= Date.now()) return expired("fails");
+  return null;
 }
 
 /** paramsJson: a JSON object whose notifyUrl is http(s) and notifySecret at least 8 characters (or null: remove it). */
