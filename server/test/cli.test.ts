@@ -95,7 +95,7 @@ describe("vektor under Node", () => {
   test("it runs on Node 20 or later, and --help works on every command", async () => {
     const major = Number(/^v(\d+)/.exec(spawnSync("node", ["-v"], { encoding: "utf8" }).stdout)?.[1]);
     expect(major).toBeGreaterThanOrEqual(20);
-    const commands = ["login", "logout", "whoami", "token", "token create", "token list", "token revoke", "upload", "files", "run", "batch", "workflow", "workflow list", "workflow run", "workflow approve", "download", "jobs", "cancel", "mcp-config"];
+    const commands = ["login", "logout", "whoami", "token", "token create", "token list", "token revoke", "upload", "files", "run", "batch", "workflow", "workflow list", "workflow run", "workflow runs", "workflow approve", "approvals", "download", "jobs", "cancel", "mcp-config"];
     const top = await vektor(["--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("Usage: vektor");
@@ -197,6 +197,24 @@ describe("vektor under Node", () => {
     const detail = json<{ run: { status: string; outputFileIds: string[] } }>(run);
     expect(detail.run.status).toBe("succeeded");
     expect(detail.run.outputFileIds).toHaveLength(1);
+    // Without --json the steps show live on stderr, one line per change, then the run's end.
+    const live = await vektor(["workflow", "run", w.id, "doc1.pdf", "--wait"]);
+    expect(live.code).toBe(0);
+    expect(live.stderr).toMatch(/^step .+ \(zip\): succeeded$/m);
+    expect(live.stderr).toMatch(/^step Download \(out\): succeeded$/m);
+    expect(live.stderr.trimEnd().split("\n").at(-1)).toMatch(/^run run_\S+: succeeded$/);
+    expect(live.stdout).toMatch(/: succeeded\n/);
+    // A run that fails: the failing step's line, and exit 1.
+    writeFileSync(join(work, "broken.pdf"), "%PDF-1.7\nnot really a pdf\n");
+    const failed = await vektor(["workflow", "run", w.id, "broken.pdf", "--wait"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^step .+ \(zip\): failed \(\S+: .+\)$/m);
+    expect(failed.stderr).toMatch(/^run run_\S+: failed$/m);
+    const runs = json<{ items: { runId: string; status: string; workflowName: string }[] }>(await vektor(["--json", "workflow", "runs", "--status", "failed"]));
+    expect(runs.items.map((r) => [r.status, r.workflowName])).toEqual([["failed", "compress"]]);
+    expect((await vektor(["workflow", "runs", "--workflow", w.id])).stdout.trimEnd().split("\n")).toHaveLength(3);
+    expectOnlyError(await vektor(["workflow", "runs", "--status", "done"]), 2, /--status must be one of/);
+    expect((await vektor(["approvals"])).stdout).toContain("no approvals");
     expectOneLineError(await vektor(["workflow", "approve", (await c.workflows.run(w.id, [])).runId]), 1, /INVALID_STATE|NOT_FOUND/);
   });
 

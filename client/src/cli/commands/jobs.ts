@@ -5,7 +5,7 @@ import { context, FailedWork, UsageError, type GlobalOptions } from "../context"
 import { withInterrupt } from "../interrupt";
 
 /** `--limit` as the server takes it (1..200); anything else is bad usage, caught before a request. */
-function limitOf(raw: string): number {
+export function limitOf(raw: string): number {
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > 200) throw new UsageError(`--limit must be an integer from 1 to 200: ${raw}`);
   return n;
