@@ -46,6 +46,9 @@ describe("registry", () => {
       "bim.ifc-to-glb",
       "bim.ifc-properties",
       "bim.ifc-info",
+      "drawing.info",
+      "drawing.to-svg",
+      "drawing.to-geojson",
     ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();

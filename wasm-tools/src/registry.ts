@@ -15,6 +15,7 @@ import { gisTools } from "./gis/index";
 import { pcbTools } from "./pcb/index";
 import { bimTools } from "./bim/index";
 import { mediaTools } from "./media/index";
+import { drawingTools } from "./drawing/index";
 
 /** A tool: its manifest (data, cheap to import) and a loader for its run module (pulls in WASM glue). */
 export interface ToolEntry {
@@ -36,6 +37,7 @@ export const TOOL_ENTRIES: readonly ToolEntry[] = checkRegistry([
   ...pcbTools,
   ...bimTools,
   ...mediaTools,
+  ...drawingTools,
 ]);
 
 const bySlug = new Map(TOOL_ENTRIES.map((entry) => [entry.manifest.slug, entry]));

@@ -15,6 +15,7 @@ const ENGINES: Record<ToolFamily, (() => Promise<unknown>) | null> = {
   bim: () => import("../bim/init").then((m) => m.loadIfcApi()),
   media: () => import("../media/init").then((m) => m.loadFfmpegModule()),
   pcb: null,
+  drawing: () => import("../drawing/init").then((m) => m.loadLibreDwgModule()),
 };
 
 /**

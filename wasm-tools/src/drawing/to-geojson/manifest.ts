@@ -1,0 +1,18 @@
+/** drawing.to-geojson: a DWG or DXF drawing's model space as GeoJSON features. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { layers } from "../common/params";
+
+export const params = Type.Object({ layers }, { additionalProperties: false });
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "drawing.to-geojson",
+  family: "drawing",
+  title: "Drawing to GeoJSON",
+  description: "Turns a DWG or DXF drawing's model space into a GeoJSON FeatureCollection in the drawing's own coordinates (no CRS: chain gis.reproject or gis.convert to place it): one feature per entity with blocks inlined as ogr2ogr does, curves as line strings, hatches and solids as polygons, points and text as points; properties layer, entity, handle, color and text.",
+  io: { accepts: ["dwg", "dxf"], produces: ["geojson"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000 },
+} satisfies ToolManifest;

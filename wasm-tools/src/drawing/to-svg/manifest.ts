@@ -1,0 +1,18 @@
+/** drawing.to-svg: a DWG or DXF drawing's model space as an SVG. */
+import { type Static, Type } from "@sinclair/typebox";
+import type { ToolManifest } from "@vektor/shared/tools/manifest";
+import { background, layers } from "../common/params";
+
+export const params = Type.Object({ layers, background }, { additionalProperties: false });
+export type Params = Static<typeof params>;
+
+export const manifest = {
+  slug: "drawing.to-svg",
+  family: "drawing",
+  title: "Drawing to SVG",
+  description: "Draws a DWG or DXF drawing's model space as an SVG: lines, polylines with bulges, arcs, circles, ellipses, splines, hatches, solids, points, text and mtext, block inserts with their transforms and dimensions (their blocks), in entity, layer or block colours and line weights; one group per layer. Hidden and frozen layers are left out.",
+  io: { accepts: ["dwg", "dxf"], produces: ["svg"] },
+  params,
+  deterministic: true,
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000 },
+} satisfies ToolManifest;
