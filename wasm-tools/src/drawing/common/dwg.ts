@@ -13,6 +13,8 @@ import { isSpaceBlock, releaseName } from "./model";
 
 const DWG_ERR_CRITICAL = 128;
 const DWG_ERR_NOTYETSUPPORTED = 2;
+/** The versions LibreDWG reads fully (and those the fixtures prove); a failed read of another one is "unsupported", not "damaged". */
+const READ_VERSIONS = /^(AC101[2-8]|AC102[14]|AC1027|AC1032|AC2\.10)$/;
 
 /** The version string at the start of a DWG, e.g. AC1032, AC2.10. */
 export function dwgVersionOf(bytes: Uint8Array): string {
@@ -32,13 +34,10 @@ export async function readDwg(bytes: Uint8Array, maxObjects: number, tooLarge: (
     throw new ToolError("INPUT_INVALID", `The DWG (${releaseName(version)}) could not be read: ${errorMessage(err)}`);
   }
   if (result.error >= DWG_ERR_CRITICAL || !result.data) {
-    const unsupported = (result.error & DWG_ERR_NOTYETSUPPORTED) !== 0;
-    throw new ToolError(
-      unsupported ? "INPUT_UNSUPPORTED" : "INPUT_INVALID",
-      unsupported
-        ? `This DWG version (${releaseName(version)}) is not supported by LibreDWG`
-        : `The DWG (${releaseName(version)}) is damaged or truncated: LibreDWG stopped with error 0x${result.error.toString(16)}`,
-    );
+    if ((result.error & DWG_ERR_NOTYETSUPPORTED) !== 0 || !READ_VERSIONS.test(version)) {
+      throw new ToolError("INPUT_UNSUPPORTED", `DWG version ${version} (${releaseName(version)}) is not supported: the drawing tools read AutoCAD R13 to 2018 (AC1012 to AC1032) and R2.10`);
+    }
+    throw new ToolError("INPUT_INVALID", `The DWG (${releaseName(version)}) is damaged or truncated: LibreDWG stopped with error 0x${result.error.toString(16)}`);
   }
   const objects = lib.dwg_get_num_objects(result.data as never);
   if (objects > maxObjects) throw tooLarge(objects);

@@ -26,15 +26,27 @@ export function drawingKind(bytes: Uint8Array): DrawingKind | null {
   return lines[i] === "0" && lines[i + 1] === "SECTION" ? "dxf" : null;
 }
 
-/** How many group-0 records (entities, table entries, objects) an ASCII DXF holds. */
+const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
+
+/**
+ * How many group-0 records (entities, table entries, objects) an ASCII DXF holds: lines "0"
+ * whose next line is a name, not a number (a "0" value, such as layer 0, is followed by the
+ * next group code). Scanning bytes avoids decoding a huge file twice.
+ */
 function dxfRecordCount(bytes: Uint8Array): number {
   let count = 0;
-  // A "0" group code line: newline, optional spaces, "0", CR or LF. Scanning bytes avoids decoding a huge file twice.
-  for (let i = 1; i + 2 < bytes.length; i++) {
+  for (let i = 0; i + 2 < bytes.length; i++) {
     if (bytes[i] !== 0x30 || (bytes[i + 1] !== 0x0a && bytes[i + 1] !== 0x0d)) continue;
     let j = i - 1;
     while (j >= 0 && bytes[j] === 0x20) j--;
-    if (j < 0 || bytes[j] === 0x0a) count++;
+    if (j >= 0 && bytes[j] !== 0x0a) continue;
+    let k = i + 1;
+    while (k < bytes.length && (bytes[k] === 0x0a || bytes[k] === 0x0d || bytes[k] === 0x20)) k++;
+    let end = k;
+    while (end < bytes.length && isDigit(bytes[end])) end++;
+    // A line of digits only is a group code: this "0" was a value.
+    if (end > k && (end >= bytes.length || bytes[end] === 0x0a || bytes[end] === 0x0d || bytes[end] === 0x20)) continue;
+    count++;
   }
   return count;
 }
