@@ -4,6 +4,7 @@
  * why, and a run's event stream: live to the end, resumed with Last-Event-ID (nothing lost,
  * nothing repeated), and, on PostgreSQL, fed by another process's worker.
  */
+import { VektorClient } from "@vektor/shared/client";
 import type { RunEvent, RunDetail } from "@vektor/shared/schemas/workflow";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -62,6 +63,32 @@ function expectMatchesDetail(events: RunEvent[], detail: RunDetail) {
   const { run, steps } = applied(events);
   expect(run).toEqual(detail.run);
   expect(new Map(detail.steps.map((s) => [s.nodeId, s]))).toEqual(steps as Map<string, RunDetail["steps"][number]>);
+}
+
+/** The stream's bytes up to the end of its `n`th event, then a network error. */
+function cutAfterEvents(body: ReadableStream<Uint8Array>, n: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const dec = new TextDecoder();
+  const enc = new TextEncoder();
+  let seen = 0;
+  return new ReadableStream({
+    async pull(ctl) {
+      const { done, value } = await reader.read();
+      if (done) return ctl.close();
+      const text = dec.decode(value, { stream: true });
+      let cut = -1;
+      for (let at = text.indexOf("\n\n"); at >= 0; at = text.indexOf("\n\n", at + 2)) {
+        if (!text.slice(0, at).split("\n\n").at(-1)!.startsWith(":") && ++seen === n) {
+          cut = at + 2;
+          break;
+        }
+      }
+      if (cut < 0) return ctl.enqueue(value);
+      ctl.enqueue(enc.encode(text.slice(0, cut)));
+      await reader.cancel();
+      ctl.error(new TypeError("connection reset"));
+    },
+  });
 }
 
 let srv: TestServer;
@@ -222,6 +249,33 @@ describe("GET /api/workflows/runs/{runId}/events", () => {
     expectMatchesDetail(await collect(c, runId), final);
     // Nothing is newer than the last id: the stream ends at once, empty.
     expect(await collect(c, runId, { lastEventId: after.at(-1)!.id })).toEqual([]);
+  }, 60_000);
+
+  test("the client's iterator resumes a dropped connection with Last-Event-ID, losing and repeating nothing", async () => {
+    const c = await srv.user();
+    const { runId } = await waitingRun(c, [await pdf(c)]);
+    // A fetch whose first event stream breaks off after two events, as a dropped connection does.
+    const asked: (string | null)[] = [];
+    const cutting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!String(input).endsWith("/events")) return res;
+      asked.push(new Headers(init?.headers).get("last-event-id"));
+      if (asked.length > 1) return res;
+      return new Response(cutAfterEvents(res.body!, 2), { status: res.status, headers: res.headers });
+    };
+    const resumed = new VektorClient({ baseUrl: srv.url, cookie: c.t.cookie ?? undefined, fetch: cutting });
+    const events: RunEvent[] = [];
+    for await (const e of resumed.workflows.runEvents(runId, { retryMs: 50 })) {
+      events.push(e);
+      // The whole first answer (the run and its four steps) arrived, over two connections.
+      if (events.length === 5) await c.workflows.approve(runId, { decision: "approved" });
+    }
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked[0]).toBeNull();
+    expect(asked[1]).toBe(events[1].id);
+    expectIncreasingIds(events);
+    expect(events.filter((e) => e.event === "run").at(-1)?.data.status).toBe("succeeded");
+    expectMatchesDetail(events, await c.workflows.runDetail(runId));
   }, 60_000);
 
   test("the raw stream: an id on every event, heartbeats, closed after the end", async () => {
