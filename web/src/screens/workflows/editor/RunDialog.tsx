@@ -1,28 +1,190 @@
 /**
- * Run: pick some of your uploaded files (or upload more now), see what the run charges (POST
- * /estimate: credits, steps of maxSteps; more steps than allowed and the run is refused), start
- * it, and go to the run's page. Runs the saved version.
+ * Run, on this device or on the server (a `Run on` choice made automatically, always with its
+ * reason: see workflows/runner/choice.ts). On this device: pick local files, the saved graph
+ * runs in the browser with the tool worker (never uploaded, no credits) and the results are
+ * offered here. On the server: pick some of your uploaded files (or upload more now), see what
+ * the run charges (POST /estimate: credits, steps of maxSteps; more steps than allowed and the
+ * run is refused), start it, and go to the run's page. Both run the saved version.
  */
 import { useNavigate } from "@tanstack/react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import type { CatalogNode, Graph } from "@vektor/shared/schemas/workflow";
+import { useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { useProcessingConfig } from "../../../api/config";
 import { errorMessage } from "../../../api/client";
 import { FILES_KEY, mimeFor, uploadFile } from "../../../api/files";
 import { useRecentFiles, useStartRun, useWorkflowEstimate, type WorkflowSettings } from "../../../api/workflows";
+import { useOnline } from "../../../app/online";
 import { Dialog } from "../../../components/Dialog";
 import { formatBytes, plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
+import { useDeviceTools } from "../../../tools/device";
+import { autoRunEngine, choiceNodes, deviceBlocked, pickReason, type RunEngine, type RunChoiceFacts } from "../../../workflows/runner/choice";
+import type { LocalFile } from "../../../workflows/runner/core";
+import { runWorkflowOnDevice } from "../../../workflows/runner/device";
+import type { DeviceRun } from "../../../workflows/runner/device-runs";
+import { EngineChoice } from "../../convert/EngineChoice";
+import { ApprovalAsk, DeviceResults, DeviceSteps, type PendingApproval } from "./DeviceRun";
 
 interface Props {
   workflowId: string;
   versionId: string;
   name: string;
+  /** The saved version's graphJson: what a run on this device runs. */
+  graphJson: string;
+  catalog: readonly CatalogNode[];
   dirty: boolean;
   settings: WorkflowSettings | undefined;
   onClose: () => void;
 }
 
-export function RunDialog({ workflowId, versionId, name, dirty, settings, onClose }: Props) {
+function readGraph(graphJson: string): Graph {
+  try {
+    return JSON.parse(graphJson) as Graph;
+  } catch {
+    return { nodes: [], edges: [] };
+  }
+}
+
+export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dirty, settings, onClose }: Props) {
+  const config = useProcessingConfig();
+  const online = useOnline();
+  const deviceTools = useDeviceTools();
+  const [localFiles, setLocalFiles] = useState<File[]>([]);
+  const [picked, setPicked] = useState<RunEngine | null>(null);
+  const [status, setStatus] = useState("");
+  const [deviceRun, setDeviceRun] = useState<DeviceRun | null>(null);
+  const [outputs, setOutputs] = useState<LocalFile[] | null>(null);
+  const [approval, setApproval] = useState<PendingApproval | null>(null);
+  const running = useRef<AbortController | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const graph = useMemo(() => readGraph(graphJson), [graphJson]);
+  const facts = useMemo((): RunChoiceFacts => {
+    const titles = new Map(catalog.map((e) => [e.type, e.title]));
+    const slugs = deviceTools.data ? new Set(deviceTools.data.map((m) => m.slug)) : null;
+    return {
+      nodes: choiceNodes(graph, (type) => titles.get(type) ?? type),
+      toolOnDevice: (slug) => (slugs ? slugs.has(slug) : undefined),
+      sizes: localFiles.map((f) => f.size),
+      browserMaxBytes: config.browserMaxBytes,
+      workerError: deviceTools.error ? errorMessage(deviceTools.error) : null,
+    };
+  }, [catalog, graph, deviceTools.data, deviceTools.error, localFiles, config.browserMaxBytes]);
+  const auto = autoRunEngine(facts);
+  const blocked = { device: deviceBlocked(facts), server: online ? null : "The server needs a network connection; you are offline." };
+  const engine = picked && blocked[picked] === null ? picked : auto.engine;
+  const reason = picked === engine ? pickReason(engine) : auto.reason;
+
+  const runHere = async () => {
+    const controller = new AbortController();
+    running.current = controller;
+    setBusy(true);
+    setOutputs(null);
+    setStatus("Running on this device…");
+    const started = performance.now();
+    try {
+      const { run, outputs } = await runWorkflowOnDevice({
+        workflow: { id: workflowId, name, versionId, graph },
+        catalog,
+        files: localFiles,
+        signal: controller.signal,
+        onUpdate: setDeviceRun,
+        askApproval: ({ nodeId, files }) =>
+          new Promise((resolve) => {
+            const title = deviceRunTitle(nodeId, graph, catalog);
+            setStatus(`Waiting on this device for your approval of step “${title}”.`);
+            setApproval({ title, files, answer: (d) => (setApproval(null), setStatus("Running on this device…"), resolve(d)) });
+          }),
+      });
+      setDeviceRun(run);
+      setOutputs(outputs);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      setStatus(run.status === "succeeded" ? `Done on this device in ${seconds} s: ${plural(outputs.length, "file")} ready to download.` : `The run on this device ${run.status}: ${run.error?.message ?? ""}`);
+    } catch (err) {
+      setStatus(`The run on this device failed: ${errorMessage(err)}`);
+    } finally {
+      running.current = null;
+      setBusy(false);
+    }
+  };
+
+  const close = () => {
+    running.current?.abort();
+    approval?.answer({ approved: false, note: "The dialog was closed" });
+    onClose();
+  };
+
+  return (
+    <Dialog title={`Run ${name}`} onClose={close} wide>
+      {dirty ? <p className="notice">You have unsaved changes: a run uses the saved version. Save first to run them.</p> : null}
+      <EngineChoice value={engine} reason={reason} blocked={blocked} disabled={busy} onPick={setPicked} />
+      {engine === "device" ? (
+        <DeviceForm files={localFiles} busy={busy} onFiles={setLocalFiles} onStart={() => void runHere()} onCancel={busy ? () => running.current?.abort() : close} />
+      ) : (
+        <ServerForm workflowId={workflowId} versionId={versionId} settings={settings} onStarting={() => setStatus("Starting on the server…")} onClose={close} />
+      )}
+      <p role="status" aria-live="polite">
+        {status}
+      </p>
+      {approval ? <ApprovalAsk ask={approval} /> : null}
+      {deviceRun && deviceRun.steps.length ? <DeviceSteps run={deviceRun} /> : null}
+      {outputs ? <DeviceResults outputs={outputs} name={name} /> : null}
+    </Dialog>
+  );
+}
+
+/** The catalog title of a plan node (`w/x` inside a sub-workflow is named by its own type). */
+function deviceRunTitle(nodeId: string, graph: Graph, catalog: readonly CatalogNode[]): string {
+  const node = graph.nodes.find((n) => n.id === nodeId);
+  return (node && catalog.find((e) => e.type === node.type)?.title) ?? nodeId;
+}
+
+interface DeviceFormProps {
+  files: File[];
+  busy: boolean;
+  onFiles: (files: File[]) => void;
+  onStart: () => void;
+  onCancel: () => void;
+}
+
+function DeviceForm({ files, busy, onFiles, onStart, onCancel }: DeviceFormProps) {
+  const id = useId();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onStart();
+  };
+  return (
+    <form onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${id}-files`}>Files</label>
+        <input id={`${id}-files`} type="file" multiple disabled={busy} onChange={(e) => onFiles([...(e.target.files ?? [])])} aria-describedby={`${id}-files-hint`} />
+        <small id={`${id}-files-hint`} className="hint">
+          {files.length ? `${plural(files.length, "file")}, ${formatBytes(files.reduce((n, f) => n + f.size, 0))}: they stay on this device.` : "Files from this device; they are not uploaded."}
+        </small>
+      </div>
+      <p>On this device a run costs no credits.</p>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Start run
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface ServerFormProps {
+  workflowId: string;
+  versionId: string;
+  settings: WorkflowSettings | undefined;
+  onStarting: () => void;
+  onClose: () => void;
+}
+
+function ServerForm({ workflowId, versionId, settings, onStarting, onClose }: ServerFormProps) {
   const id = useId();
   const queries = useQueryClient();
   const navigate = useNavigate();
@@ -54,61 +216,59 @@ export function RunDialog({ workflowId, versionId, name, dirty, settings, onClos
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    onStarting();
     start.mutate(chosen, { onSuccess: (r) => void navigate({ to: "/workflows/runs/$runId", params: { runId: r.runId } }) });
   };
 
   return (
-    <Dialog title={`Run ${name}`} onClose={onClose} wide>
-      <form onSubmit={submit}>
-        {dirty ? <p className="notice">You have unsaved changes: a run uses the saved version. Save first to run them.</p> : null}
-        <fieldset>
-          <legend>Files for the run</legend>
-          {files.isPending ? <p>Loading files…</p> : null}
-          {files.data && uploaded.length === 0 ? <p className="hint">You have no uploaded files yet; upload some below, or run without files.</p> : null}
-          <div className="file-choices">
-            {uploaded.map((f) => (
-              <div className="field field-check" key={f.fileId}>
-                <input
-                  id={`${id}-${f.fileId}`}
-                  type="checkbox"
-                  checked={chosen.includes(f.fileId)}
-                  onChange={(e) => setChosen((c) => (e.target.checked ? [...c, f.fileId] : c.filter((x) => x !== f.fileId)))}
-                />
-                <label htmlFor={`${id}-${f.fileId}`}>{f.filename}</label>
-                <small className="hint">{formatBytes(f.size)}</small>
-              </div>
-            ))}
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-upload`}>Upload files now</label>
-            <input id={`${id}-upload`} type="file" multiple disabled={uploading !== null} onChange={(e) => void upload([...(e.target.files ?? [])])} />
-            {uploading ? <small className="hint">Uploading {uploading}…</small> : null}
-          </div>
-          <ErrorText error={files.error} message={uploadError} />
-        </fieldset>
-        <p id={`${id}-estimate`}>
-          {estimate.data
-            ? `${plural(chosen.length, "file")}: this run costs ${plural(estimate.data.credits, "credit")} (${estimate.data.steps} of ${estimate.data.maxSteps} steps).`
-            : estimate.isPending
-              ? "Working out the charge…"
-              : ""}
-        </p>
-        {over ? (
-          <p className="error">
-            This workflow has {estimate.data!.steps} charged steps, more than the {estimate.data!.maxSteps} a run may have: the run will be refused. Remove steps (or sub-workflow steps) first.
-          </p>
-        ) : null}
-        {off ? <p className="notice">Workflows are turned off by the administrator (workflow.enabled): runs cannot start.</p> : null}
-        <ErrorText error={estimate.error ?? start.error} />
-        <div className="actions">
-          <button type="submit" disabled={start.isPending || off || uploading !== null} aria-describedby={`${id}-estimate`}>
-            Start run
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
+    <form onSubmit={submit}>
+      <fieldset>
+        <legend>Files for the run</legend>
+        {files.isPending ? <p>Loading files…</p> : null}
+        {files.data && uploaded.length === 0 ? <p className="hint">You have no uploaded files yet; upload some below, or run without files.</p> : null}
+        <div className="file-choices">
+          {uploaded.map((f) => (
+            <div className="field field-check" key={f.fileId}>
+              <input
+                id={`${id}-${f.fileId}`}
+                type="checkbox"
+                checked={chosen.includes(f.fileId)}
+                onChange={(e) => setChosen((c) => (e.target.checked ? [...c, f.fileId] : c.filter((x) => x !== f.fileId)))}
+              />
+              <label htmlFor={`${id}-${f.fileId}`}>{f.filename}</label>
+              <small className="hint">{formatBytes(f.size)}</small>
+            </div>
+          ))}
         </div>
-      </form>
-    </Dialog>
+        <div className="field">
+          <label htmlFor={`${id}-upload`}>Upload files now</label>
+          <input id={`${id}-upload`} type="file" multiple disabled={uploading !== null} onChange={(e) => void upload([...(e.target.files ?? [])])} />
+          {uploading ? <small className="hint">Uploading {uploading}…</small> : null}
+        </div>
+        <ErrorText error={files.error} message={uploadError} />
+      </fieldset>
+      <p id={`${id}-estimate`}>
+        {estimate.data
+          ? `${plural(chosen.length, "file")}: this run costs ${plural(estimate.data.credits, "credit")} (${estimate.data.steps} of ${estimate.data.maxSteps} steps).`
+          : estimate.isPending
+            ? "Working out the charge…"
+            : ""}
+      </p>
+      {over ? (
+        <p className="error">
+          This workflow has {estimate.data!.steps} charged steps, more than the {estimate.data!.maxSteps} a run may have: the run will be refused. Remove steps (or sub-workflow steps) first.
+        </p>
+      ) : null}
+      {off ? <p className="notice">Workflows are turned off by the administrator (workflow.enabled): runs cannot start.</p> : null}
+      <ErrorText error={estimate.error ?? start.error} />
+      <div className="actions">
+        <button type="submit" disabled={start.isPending || off || uploading !== null} aria-describedby={`${id}-estimate`}>
+          Start run
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
