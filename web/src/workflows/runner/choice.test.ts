@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { autoRunEngine, choiceNodes, deviceBlocked, nodeBlocker, pickReason, type ChoiceNode, type RunChoiceFacts } from "./choice";
+
+const node = (type: string, params: Record<string, unknown> = {}): ChoiceNode => ({ id: type, type, params, title: type });
+const onDevice = (slug: string) => (slug === "cad.convert" ? false : true);
+const MB = 1024 * 1024;
+const facts = (nodes: ChoiceNode[], more: Partial<RunChoiceFacts> = {}): RunChoiceFacts => ({ nodes, toolOnDevice: onDevice, sizes: [], browserMaxBytes: 512 * MB, workerError: null, ...more });
+
+describe("which steps run in the browser", () => {
+  it("the kinds the runner has, and tools the worker offers", () => {
+    for (const type of ["trigger.manual", "source.upload", "logic.filter", "logic.merge", "logic.approval", "sink.zip", "sink.rename", "sink.download", "op.workflow", "op.pdf.rotate"]) expect(nodeBlocker(node(type), onDevice)).toBeNull();
+    // Not known yet (the worker still starting): assumed to run, the run itself says otherwise.
+    expect(nodeBlocker(node("op.pdf.rotate"), () => undefined)).toBeNull();
+  });
+
+  it("an approval with a timeout, triggers other than manual, server files, server-only tools and unknown kinds do not", () => {
+    expect(nodeBlocker(node("logic.approval", { timeoutSeconds: 60 }), onDevice)).toMatch(/with a timeout, which only the server keeps/);
+    expect(nodeBlocker(node("trigger.webhook"), onDevice)).toMatch(/starts runs from the server \(webhook\)/);
+    expect(nodeBlocker(node("trigger.schedule"), onDevice)).toMatch(/\(schedule\)/);
+    expect(nodeBlocker(node("source.upload", { fileIds: ["f_1"] }), onDevice)).toMatch(/files stored on the server/);
+    expect(nodeBlocker(node("source.upload", { sinceLastRun: true }), onDevice)).toMatch(/files stored on the server/);
+    expect(nodeBlocker(node("source.upload", { sinceLastRun: false, fileIds: [] }), onDevice)).toBeNull();
+    expect(nodeBlocker(node("op.cad.convert"), onDevice)).toBe('Step "op.cad.convert" runs on the server only.');
+    expect(nodeBlocker(node("logic.teleport"), onDevice)).toMatch(/does not run in this browser/);
+  });
+});
+
+describe("the engine chosen, always with its reason", () => {
+  it("this device when everything can run here", () => {
+    expect(autoRunEngine(facts([node("source.upload"), node("op.pdf.rotate")], { sizes: [512 * MB] }))).toEqual({ engine: "device", reason: expect.stringMatching(/^Runs on this device: your files are not uploaded/) });
+  });
+
+  it("the server, saying why: a step, a file over processing.browser_max_mb, the worker", () => {
+    expect(autoRunEngine(facts([node("source.upload"), node("logic.approval", { timeoutSeconds: 5 })])).reason).toBe('Runs on the server: Step "logic.approval" waits for an approval with a timeout, which only the server keeps.');
+    expect(autoRunEngine(facts([node("source.upload")], { sizes: [1, 512 * MB + 1] })).reason).toBe("Runs on the server: A file is over 512 MB, the most this device runs (processing.browser_max_mb).");
+    expect(autoRunEngine(facts([node("source.upload")], { workerError: "WebAssembly is off" })).reason).toBe("Runs on the server: The tool worker cannot load in this browser (WebAssembly is off).");
+    expect(deviceBlocked(facts([node("source.upload")]))).toBeNull();
+  });
+
+  it("the person's pick is said as the reason", () => {
+    expect(pickReason("server")).toMatch(/^You picked the server/);
+    expect(pickReason("device")).toMatch(/^You picked this device/);
+  });
+
+  it("reads a graph's nodes with their titles", () => {
+    const graph = { nodes: [{ id: "a", type: "logic.filter", data: { params: { glob: "*.pdf" } } }, { id: "b", type: "sink.zip", data: {} }], edges: [] };
+    expect(choiceNodes(graph, (t) => t.toUpperCase())).toEqual([
+      { id: "a", type: "logic.filter", params: { glob: "*.pdf" }, title: "LOGIC.FILTER" },
+      { id: "b", type: "sink.zip", params: {}, title: "SINK.ZIP" },
+    ]);
+  });
+});
