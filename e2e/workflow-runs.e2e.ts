@@ -110,6 +110,8 @@ describe("workflow runs in the browser", () => {
     await openRun(runId, "Check then compress");
     await step("gate").getByText("waiting_approval", { exact: true }).waitFor({ timeout: 30_000 });
     await expect(step("shrink").getByText("queued", { exact: true }).count()).resolves.toBe(1);
+    // The page follows the run's event stream (not the fallback poll).
+    await page.locator('[data-live="stream"]').waitFor({ state: "attached", timeout: 30_000 });
     // A mark on the window: a reload would lose it.
     await page.evaluate(() => ((window as unknown as { runMark: number }).runMark = 1));
     await api.workflows.approve(runId, { decision: "approved", note: "from the API" });

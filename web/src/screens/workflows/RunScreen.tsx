@@ -18,14 +18,14 @@ import { Steering } from "./runs/Steering";
 import { StepList } from "./runs/StepList";
 import { Timeline } from "./runs/Timeline";
 import { useNow } from "./runs/use-now";
-import { useRunLive } from "./runs/use-run-live";
+import { useRunLive, type LiveMode } from "./runs/use-run-live";
 import "./runs/runs.css";
 
 const RunGraph = lazy(() => import("./runs/RunGraph"));
 
 export function RunScreen() {
   const { runId } = useParams({ from: "/workflows/runs/$runId" });
-  const { detail } = useRunLive(runId);
+  const { detail, mode } = useRunLive(runId);
   if (detail.isPending) return <Frame title="Workflow run">Loading…</Frame>;
   if (!detail.data)
     return (
@@ -33,7 +33,7 @@ export function RunScreen() {
         <ErrorText error={detail.error} />
       </Frame>
     );
-  return <RunView key={runId} detail={detail.data} />;
+  return <RunView key={runId} detail={detail.data} mode={mode} />;
 }
 
 function Frame({ title, children }: { title: string; children: React.ReactNode }) {
@@ -45,7 +45,7 @@ function Frame({ title, children }: { title: string; children: React.ReactNode }
   );
 }
 
-function RunView({ detail }: { detail: RunDetail }) {
+function RunView({ detail, mode }: { detail: RunDetail; mode: LiveMode }) {
   const { run, steps, approvals } = detail;
   const workflow = useWorkflow(run.workflowId);
   const versions = useVersions(run.workflowId, true);
@@ -119,6 +119,9 @@ function RunView({ detail }: { detail: RunDetail }) {
             {run.inputFileIds.length} in, {run.outputFileIds.length} out
           </dd>
         </dl>
+        <p className="hint" data-live={ended ? "ended" : mode}>
+          {ended ? "" : mode === "stream" ? "Following the run live." : "Checking the run every few seconds."}
+        </p>
         {run.error ? (
           <div className="step-error">
             <p className="error">
