@@ -3,9 +3,8 @@
  * (switch, number, text, JSON for lists), saved through the admin API, which validates it and
  * whose message is shown; and credits granted to (or, negative, taken from) an account by email.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { client } from "../api/client";
+import { useAdminConfig, useGrantCredits, useSaveConfig } from "../api/admin";
 import { ErrorText, Screen } from "../components/Guard";
 
 /** Behind the admin route's check (router.tsx). */
@@ -19,7 +18,7 @@ export function AdminScreen() {
 }
 
 function Config() {
-  const config = useQuery({ queryKey: ["admin-config"], queryFn: () => client.admin.config() });
+  const config = useAdminConfig();
   if (config.error) return <ErrorText error={config.error} />;
   if (!config.data) return <p>Loading…</p>;
   return (
@@ -45,13 +44,9 @@ function parse(current: unknown, text: string): { ok: true; value: unknown } | {
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
 function ConfigGroup({ group, values }: { group: string; values: Record<string, unknown> }) {
-  const queries = useQueryClient();
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState("");
-  const save = useMutation({
-    mutationFn: (patch: Record<string, unknown>) => client.admin.setConfig(group, patch),
-    onSuccess: () => (setEdits({}), queries.invalidateQueries()),
-  });
+  const save = useSaveConfig(group);
   const title = group.replace(/_/g, " ");
   const edit = (key: string, text: string) => setEdits((old) => ({ ...old, [key]: text }));
 
@@ -64,7 +59,7 @@ function ConfigGroup({ group, values }: { group: string; values: Record<string, 
       patch[key] = parsed.value;
     }
     setProblem("");
-    save.mutate(patch);
+    save.mutate(patch, { onSuccess: () => setEdits({}) });
   };
 
   return (
@@ -100,21 +95,20 @@ function ConfigGroup({ group, values }: { group: string; values: Record<string, 
 
 /** POST /api/admin/credits; the server checks the email, amount and reason, and its message is shown. */
 function GrantCredits() {
-  const queries = useQueryClient();
   const [form, setForm] = useState({ email: "", amount: "", reason: "" });
-  const grant = useMutation({
-    // An empty amount goes as NaN (null in JSON), so the server's validation names it.
-    mutationFn: () => client.admin.grantCredits({ email: form.email.trim(), amount: form.amount.trim() ? Number(form.amount) : NaN, reason: form.reason }),
-    // The admin may have granted to themselves: the balance shown in the app is refreshed too.
-    onSuccess: () => (setForm({ email: "", amount: "", reason: "" }), queries.invalidateQueries()),
-  });
+  const grant = useGrantCredits();
   const field = (key: keyof typeof form, label: string, type: string) => (
     <div className="field">
       <label htmlFor={`grant-${key}`}>{label}</label>
       <input id={`grant-${key}`} type={type} value={form[key]} onChange={(e) => setForm((old) => ({ ...old, [key]: e.target.value }))} />
     </div>
   );
-  const submit = (event: FormEvent) => (event.preventDefault(), grant.mutate());
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // An empty amount goes as NaN (null in JSON), so the server's validation names it.
+    const body = { email: form.email.trim(), amount: form.amount.trim() ? Number(form.amount) : NaN, reason: form.reason };
+    grant.mutate(body, { onSuccess: () => setForm({ email: "", amount: "", reason: "" }) });
+  };
 
   return (
     <form className="card" aria-labelledby="grant-title" noValidate onSubmit={submit}>
