@@ -124,6 +124,9 @@ async function makeInputs() {
   return { big, small, render, bloated, gj, tiff, audio, video, gbr, real, pdfPages, splitPages, renderPages, bloatPages, features, rasterSide, wavSeconds, videoSeconds, pads };
 }
 
+/** LibreDWG's test drawings in the repo's fixtures/ (provenance in fixtures/README.md). */
+const DRAWING = (name: string): InputFile => ({ name, path: join(import.meta.dir, "..", "fixtures", "drawing", name), mime: name.endsWith(".dwg") ? "image/vnd.dwg" : "image/vnd.dxf" });
+
 const FF = ["ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y", "-threads", "1", "-filter_threads", "1"];
 
 function cases(i: Awaited<ReturnType<typeof makeInputs>>): Case[] {
@@ -204,6 +207,23 @@ function cases(i: Awaited<ReturnType<typeof makeInputs>>): Case[] {
       files: [i.gj],
       target: pdfTarget,
       natives: [{ label: "ogr2ogr -f GeoJSON -t_srs EPSG:3857", argv: ([a], o) => ["ogr2ogr", "-f", "GeoJSON", "-t_srs", "EPSG:3857", `${o}/out.geojson`, a] }],
+    },
+    {
+      slug: "drawing.to-geojson",
+      input: `largest DXF fixture, example_2018.dxf, ${mb(DRAWING("example_2018.dxf").path)}`,
+      params: {},
+      files: [DRAWING("example_2018.dxf")],
+      target: pdfTarget,
+      natives: [{ label: "ogr2ogr -f GeoJSON", argv: ([a], o) => ["ogr2ogr", "-f", "GeoJSON", `${o}/out.geojson`, a] }],
+    },
+    {
+      // No native tool draws a DWG as SVG: GDAL's CAD driver reading the same R2000 DWG to GeoJSON is the yardstick.
+      slug: "drawing.to-svg",
+      input: `largest DWG fixture, example_2000.dwg, ${mb(DRAWING("example_2000.dwg").path)} (MB/s = size / wasm s)`,
+      params: {},
+      files: [DRAWING("example_2000.dwg")],
+      target: pdfTarget,
+      natives: [{ label: "ogr2ogr -f GeoJSON (GDAL CAD driver)", argv: ([a], o) => ["ogr2ogr", "-f", "GeoJSON", `${o}/out.geojson`, a] }],
     },
     {
       slug: "gis.raster-convert",

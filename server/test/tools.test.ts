@@ -223,6 +223,35 @@ describe("other families on the server", () => {
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toContain('viewBox="');
   }, 60_000);
+  test("drawing tools on a DWG and a DXF (issue 23): info, SVG, GeoJSON then gis.convert; a damaged DWG fails with INPUT_INVALID and the next job succeeds", async () => {
+    const c = await srv.user();
+    const dwg = await c.files.upload(new Blob([await fixture("drawing/example_2018.dwg").bytes()]), { filename: "example.dwg", mime: "application/octet-stream" });
+    const dxf = await c.files.upload(new Blob([await fixture("drawing/sample_r14.dxf").bytes()]), { filename: "sample.dxf", mime: "image/vnd.dxf" });
+    const info = await c.t.call<Job>("POST", "/api/tools/drawing.info", { fileIds: [dwg.fileId] });
+    expect(info.status).toBe("succeeded");
+    const report = JSON.parse(await (await c.files.download(info.outputs[0].fileId)).text());
+    expect(report).toMatchObject({ format: "dwg", version: "AC1032", entityCount: 65 });
+    const svg = await c.t.call<Job>("POST", "/api/tools/drawing.to-svg", { fileIds: [dxf.fileId], params: { layers: ["TAVOLO_1"] } });
+    expect(svg.status).toBe("succeeded");
+    expect(svg.outputs[0].mime).toBe("image/svg+xml");
+    expect(await (await c.files.download(svg.outputs[0].fileId)).text()).toContain('data-layer="TAVOLO_1"');
+    const geojson = await c.t.call<Job>("POST", "/api/tools/drawing.to-geojson", { fileIds: [dxf.fileId] });
+    expect(geojson.status).toBe("succeeded");
+    const gpkg = await c.t.call<Job>("POST", "/api/tools/gis.convert", { fileIds: [geojson.outputs[0].fileId], params: { to: "gpkg" } });
+    expect(gpkg.status).toBe("succeeded");
+    const path = join(tmp, "sample.gpkg");
+    writeFileSync(path, new Uint8Array(await (await c.files.download(gpkg.outputs[0].fileId)).arrayBuffer()));
+    expect(spawnSync("ogrinfo", ["-so", "-al", path], { encoding: "utf8" }).stdout).toContain("Feature Count: 6");
+
+    const cut = (await fixture("drawing/example_2018.dwg").bytes()).slice(0, 20_000);
+    const damaged = await c.files.upload(new Blob([cut]), { filename: "cut.dwg", mime: "application/octet-stream" });
+    const failed = await c.t.call<Job>("POST", "/api/tools/drawing.to-svg", { fileIds: [damaged.fileId] });
+    expect(failed).toMatchObject({ status: "failed", errorCode: "INPUT_INVALID" });
+    expect(failed.error).toMatch(/damaged or truncated/);
+    const again = await c.t.call<Job>("POST", "/api/tools/drawing.info", { fileIds: [dwg.fileId] });
+    expect(again.status).toBe("succeeded");
+  }, 120_000);
+
   test("gis.convert GeoJSON -> GeoPackage on the server, read back by ogrinfo", async () => {
     const c = await srv.user();
     const geojson = JSON.stringify({

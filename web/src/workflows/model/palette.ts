@@ -28,6 +28,7 @@ const FAMILY_LABELS: Record<string, string> = {
   bim: "BIM",
   pointcloud: "Point clouds",
   media: "Media",
+  drawing: "Drawings",
   workflow: "Workflows",
 };
 
