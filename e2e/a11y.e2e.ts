@@ -1,17 +1,18 @@
 /**
  * Accessibility of every screen: axe-core (WCAG 2 A and AA rules, colour contrast included) on
- * sign-in, then signed in as the admin on Convert, Files, Batches, Workflows, Tokens, Account and
- * Admin, with no serious or critical violation (the workflow editor's are in workflows.e2e.ts);
+ * sign-in, then signed in as the admin on Convert, Files, Batches, Workflows, Approvals, Tokens,
+ * Account and Admin, with no serious or critical violation (the workflow editor's are in workflows.e2e.ts,
+ * the run pages' in workflow-runs.e2e.ts);
  * and the keyboard: Tab through Convert reaches the file input, the Tool select and Run, each
  * with a visible focus indicator.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { ADMIN_EMAIL, PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { ADMIN_EMAIL, startTestServer, type TestServer } from "../server/test/harness";
 import { seriousViolations } from "./support/axe";
-import { launchChromium, logPageErrors } from "./support/browser";
+import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
-import { requireWebBuild } from "./support/web";
+import { requireWebBuild, signIn } from "./support/web";
 
 let srv: TestServer;
 let browser: Browser;
@@ -38,23 +39,17 @@ beforeAll(async () => {
   logPageErrors(page);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+afterAll(() => closeAll(browser, srv));
 
 describe("accessibility", () => {
   test("sign-in has no serious WCAG 2 A/AA violation", async () => {
     await page.goto(`${srv.url}/sign-in`);
     await settled(page, "Sign in");
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel("Email").fill(ADMIN_EMAIL);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+    await signIn(page, ADMIN_EMAIL);
   }, 120_000);
 
-  for (const screen of ["Convert", "Files", "Batches", "Workflows", "Tokens", "Account", "Admin"]) {
+  for (const screen of ["Convert", "Files", "Batches", "Workflows", "Approvals", "Tokens", "Account", "Admin"]) {
     test(`${screen} has no serious WCAG 2 A/AA violation`, async () => {
       await nav(screen).click();
       await settled(page, screen);

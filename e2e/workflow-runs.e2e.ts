@@ -238,6 +238,16 @@ describe("workflow runs in the browser", () => {
     await page.getByRole("region", { name: "This device" }).waitFor();
     await expectNoSeriousViolations();
     await shoot("runs-list");
+
+    // The workflow's own history, in its editor: every run of it, each opening its page.
+    await page.goto(`${srv.url}/workflows/${gateId}`);
+    await page.getByRole("button", { name: "Run history" }).click();
+    const history = page.getByRole("list", { name: "Runs of this workflow" });
+    await history.getByRole("listitem").first().waitFor({ timeout: 30_000 });
+    const own = (await api.workflows.runs(gateId, { limit: 10 })).items;
+    expect(await history.getByRole("listitem").count()).toBe(own.length);
+    await history.getByRole("link").first().click();
+    await page.waitForURL(`**/workflows/runs/${own[0]!.runId}`, { timeout: 30_000 });
   }, 120_000);
 
   test("the e-mail's link opens the run page after sign-in", async () => {

@@ -47,6 +47,8 @@ function WorkflowList() {
         <button type="button" onClick={() => setCreating(true)}>
           New workflow
         </button>
+        <Link to="/workflows/runs">All runs</Link>
+        <Link to="/workflows/approvals">Approvals</Link>
       </div>
       <section className="card" aria-labelledby="wf-list-title">
         <h2 id="wf-list-title">Your workflows</h2>

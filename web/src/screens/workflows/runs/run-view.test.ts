@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { adviceFor, elapsed, formatDuration, MIN_BAR, stepWord, timeLeft, timeline, toneOf } from "./run-view";
+import type { RunDetail, Step } from "@vektor/shared/schemas/workflow";
+import { adviceFor, elapsed, formatDuration, MIN_BAR, stepWord, timeLeft, timeline, toneOf, withStep } from "./run-view";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const T0 = Date.parse(at(0));
@@ -101,5 +102,15 @@ describe("adviceFor", () => {
     expect(adviceFor("APPROVAL_REJECTED")).toContain("Retry the failed steps");
     expect(adviceFor("INPUT_INVALID")).toContain("replace the file");
     expect(adviceFor("SOMETHING_ELSE")).toContain("Retry the failed steps");
+  });
+});
+
+describe("withStep", () => {
+  const step = (nodeId: string, status: Step["status"]): Step => ({ nodeId, parentNodeId: null, type: "logic.merge", status, startedAt: null, finishedAt: null, inputFileIds: [], outputFileIds: [], error: null, attempts: 1, jobIds: [], logs: [] });
+  const detail = { steps: [step("a", "succeeded"), step("b", "pending")] } as unknown as RunDetail;
+  test("a step the stream sent takes its place in order; an unknown one is added; the detail given is left as it was", () => {
+    expect(withStep(detail, step("b", "running")).steps.map((s) => `${s.nodeId}:${s.status}`)).toEqual(["a:succeeded", "b:running"]);
+    expect(withStep(detail, step("c", "pending")).steps.map((s) => s.nodeId)).toEqual(["a", "b", "c"]);
+    expect(detail.steps[1]!.status).toBe("pending");
   });
 });

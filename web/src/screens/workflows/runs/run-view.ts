@@ -3,7 +3,7 @@
  * step's status reads as, its colour, the timeline's bars, durations, an approval's time left,
  * and what to do about an error code. No React, so each is tested on its own.
  */
-import type { Run, Step } from "@vektor/shared/schemas/workflow";
+import type { Run, RunDetail, Step } from "@vektor/shared/schemas/workflow";
 import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 
 /** The words a step's status reads as (the names; tests find steps by them). */
@@ -127,3 +127,10 @@ const ADVICE: Record<string, string> = {
 
 /** What to do about an error code, or a generic hint for a code this page does not know. */
 export const adviceFor = (code: string) => ADVICE[code] ?? "Retry the failed steps; if it fails again, check the step's files and settings.";
+
+/** The detail with a step replaced (or added, at the end) by the one the event stream sent. */
+export function withStep(detail: RunDetail, step: Step): RunDetail {
+  const at = detail.steps.findIndex((s) => s.nodeId === step.nodeId);
+  const steps = at < 0 ? [...detail.steps, step] : detail.steps.map((s, i) => (i === at ? step : s));
+  return { ...detail, steps };
+}

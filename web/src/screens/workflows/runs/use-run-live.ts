@@ -11,15 +11,9 @@ import type { Run, RunDetail, Step } from "@vektor/shared/schemas/workflow";
 import { useEffect, useState } from "react";
 import { client } from "../../../api/client";
 import { RUNS_KEY, useRunDetail } from "../../../api/workflows";
+import { withStep } from "./run-view";
 
 export type LiveMode = "stream" | "poll";
-
-/** The detail with a step replaced (or added) by the one the stream sent. */
-export function withStep(detail: RunDetail, step: Step): RunDetail {
-  const at = detail.steps.findIndex((s) => s.nodeId === step.nodeId);
-  const steps = at < 0 ? [...detail.steps, step] : detail.steps.map((s, i) => (i === at ? step : s));
-  return { ...detail, steps };
-}
 
 export function useRunLive(runId: string) {
   const [mode, setMode] = useState<LiveMode>("poll");
