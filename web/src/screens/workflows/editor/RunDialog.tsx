@@ -38,6 +38,9 @@ interface Props {
   onClose: () => void;
 }
 
+/** "850 ms", "12.4 s": a run's length as a person reads it. */
+const formatDuration = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
 function readGraph(graphJson: string): Graph {
   try {
     return JSON.parse(graphJson) as Graph;
@@ -99,8 +102,8 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
       });
       setDeviceRun(run);
       setOutputs(outputs);
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      setStatus(run.status === "succeeded" ? `Done on this device in ${seconds} s: ${plural(outputs.length, "file")} ready to download.` : `The run on this device ${run.status}: ${run.error?.message ?? ""}`);
+      const took = formatDuration(performance.now() - started);
+      setStatus(run.status === "succeeded" ? `Done on this device in ${took}: ${plural(outputs.length, "file")} ready to download.` : `The run on this device ${run.status}: ${run.error?.message ?? ""}`);
     } catch (err) {
       setStatus(`The run on this device failed: ${errorMessage(err)}`);
     } finally {

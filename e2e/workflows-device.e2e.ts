@@ -1,0 +1,160 @@
+/**
+ * Workflows on this device, in Chromium: the editor's run dialog chooses where a run goes and
+ * says why (an approval with a timeout sends it to the server; a plain graph stays on this
+ * device), and a 3-step workflow (filter, op, zip) runs in the browser on local files. It runs
+ * once online (which keeps the PDF tools for offline use), then the network is cut and the
+ * server stopped, and it runs again: the status says this device ran it, each output has its
+ * download, and Download all gives a STORE ZIP of them. Screenshots at 1280 and 390 px.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { VektorClient } from "@vektor/shared/client";
+import { unzipSync } from "fflate";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { launchChromium, logPageErrors } from "./support/browser";
+import { makePdf } from "./support/inputs";
+import { TOOLS_CACHE } from "../web/src/tools/cache-name";
+import { requireWebBuild, type FileSpec } from "./support/web";
+
+const SHOTS = join(import.meta.dir, "screenshots");
+
+let srv: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let api: VektorClient & { email: string };
+let deviceFlow = "";
+let approvalFlow = "";
+let files: FileSpec[] = [];
+/** The offline test stops the server itself. */
+let serverStopped = false;
+
+const graphJson = (nodes: [string, string, Record<string, unknown>?][]) =>
+  JSON.stringify({
+    nodes: nodes.map(([id, type, params], i) => ({ id, type, position: { x: 0, y: i * 120 }, data: { type, ...(params ? { params } : {}) } })),
+    edges: nodes.slice(1).map(([id], i) => ({ id: `e${i}`, source: nodes[i][0], target: id })),
+  });
+
+const dialog = () => page.getByRole("dialog", { name: /^Run / });
+const runOn = () => dialog().getByRole("group", { name: "Run on" });
+
+async function openRunDialog(workflowId: string, name: string): Promise<void> {
+  await page.goto(`${srv.url}/workflows/${workflowId}`);
+  await page.getByRole("heading", { level: 1, name }).waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  await dialog().waitFor();
+}
+
+async function shoot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const wide = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize(wide);
+  await page.waitForTimeout(300);
+}
+
+/** Picks the local files, starts the run on this device and waits for the status to say it is done. */
+async function runOnThisDevice(): Promise<void> {
+  await runOn().getByRole("radio", { name: "This device" }).waitFor();
+  expect(await runOn().getByRole("radio", { name: "This device" }).isChecked()).toBe(true);
+  await dialog().getByLabel("Files", { exact: true }).setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })));
+  await dialog().getByRole("button", { name: "Start run" }).click();
+  await dialog().getByRole("status").filter({ hasText: /^(Done|The run)/ }).waitFor({ timeout: 120_000 });
+  expect(await dialog().getByRole("status").textContent()).toMatch(/^Done on this device in [\d.]+ m?s: 1 file ready to download\.$/);
+}
+
+async function download(name: string | RegExp): Promise<{ name: string; bytes: Uint8Array }> {
+  const [file] = await Promise.all([page.waitForEvent("download"), dialog().getByRole("link", { name }).click()]);
+  return { name: file.suggestedFilename(), bytes: new Uint8Array(readFileSync(await file.path())) };
+}
+
+beforeAll(async () => {
+  requireWebBuild();
+  mkdirSync(SHOTS, { recursive: true });
+  srv = await startTestServer();
+  api = await srv.user();
+  deviceFlow = (await api.workflows.create({ name: "Rotate on device", graphJson: graphJson([["in", "source.upload"], ["only-pdf", "logic.filter", { formats: ["pdf"] }], ["rotate", "op.pdf.rotate", { degrees: 90 }], ["zip", "sink.zip", { name: "rotated" }]]) })).id;
+  approvalFlow = (await api.workflows.create({ name: "Approve first", graphJson: graphJson([["in", "source.upload"], ["ok", "logic.approval", { timeoutSeconds: 3600 }], ["out", "sink.download"]]) })).id;
+  files = [
+    { name: "plan.pdf", mime: "application/pdf", bytes: await makePdf(2, "Plan") },
+    { name: "notes.txt", mime: "text/plain", bytes: new TextEncoder().encode("not a drawing") },
+    { name: "section.pdf", mime: "application/pdf", bytes: await makePdf(1, "Section") },
+  ];
+  browser = await launchChromium();
+  context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 }, reducedMotion: "reduce" });
+  page = await context.newPage();
+  logPageErrors(page);
+  page.on("console", (m) => m.type() === "error" && !m.text().includes("ERR_INTERNET_DISCONNECTED") && console.log(`[browser console.error] ${m.text()}`));
+  await page.goto(`${srv.url}/sign-in`);
+  await page.getByLabel("Email").fill(api.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+  await page.getByText("Ready to work offline.").waitFor({ timeout: 60_000 });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (!serverStopped) await srv?.close();
+});
+
+describe("workflows on this device", () => {
+  test("an approval with a timeout runs on the server, and the dialog says why", async () => {
+    await openRunDialog(approvalFlow, "Approve first");
+    const server = runOn().getByRole("radio", { name: "Server" });
+    await server.waitFor();
+    expect(await server.isChecked()).toBe(true);
+    expect(await runOn().getByRole("radio", { name: "This device" }).isDisabled()).toBe(true);
+    expect(await runOn().textContent()).toContain('Runs on the server: Step "Approval" waits for an approval with a timeout, which only the server keeps.');
+    // The server's form: uploaded files and the charge, no local Files input.
+    await dialog().getByText(/this run costs/).waitFor({ timeout: 30_000 });
+    expect(await dialog().getByLabel("Files", { exact: true }).count()).toBe(0);
+    await dialog().getByRole("button", { name: "Close" }).click();
+  }, 60_000);
+
+  test("filter, op and zip run on this device, online first (which keeps the PDF tools)", async () => {
+    await openRunDialog(deviceFlow, "Rotate on device");
+    expect(await runOn().textContent()).toContain("Runs on this device: your files are not uploaded and the run costs no credits.");
+    await runOnThisDevice();
+    const steps = dialog().getByRole("list", { name: "Steps" }).getByRole("listitem");
+    expect(await steps.allTextContents()).toEqual(["Uploaded files succeeded", "Filter files succeeded", "Rotate PDF pages succeeded", "ZIP succeeded"]);
+    expect(await dialog().getByRole("link", { name: "Download rotated.zip" }).count()).toBe(1);
+  }, 180_000);
+
+  test("with the network cut and the server stopped it runs again; Download all gives the ZIP", async () => {
+    // The tools this run used are kept once used (the service worker caches them as they load).
+    await page.waitForFunction(async (name) => (await (await caches.open(name)).keys()).length > 0, TOOLS_CACHE, { timeout: 60_000 });
+    await context.setOffline(true);
+    await srv.close();
+    serverStopped = true;
+    expect(await page.evaluate(() => fetch("/api/health").then(() => "reached", () => "unreachable"))).toBe("unreachable");
+    await dialog().getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await dialog().waitFor();
+    await runOnThisDevice();
+    const each = await download("Download rotated.zip");
+    const all = await download("Download all");
+    expect(all.name).toBe("Rotate on device outputs.zip");
+    // Download all packs the run's outputs (here the workflow's own ZIP), each entry stored.
+    expect(Object.keys(unzipSync(all.bytes))).toEqual(["rotated.zip"]);
+    expect(Bun.hash(unzipSync(all.bytes)["rotated.zip"])).toBe(Bun.hash(each.bytes));
+    const entries = unzipSync(each.bytes);
+    expect(Object.keys(entries)).toEqual(["plan-rotated.pdf", "section-rotated.pdf"]);
+    for (const bytes of Object.values(entries)) expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+    expect(storedOnly(each.bytes)).toBe(true);
+    expect(storedOnly(all.bytes)).toBe(true);
+    await shoot("workflow-device-run");
+  }, 180_000);
+});
+
+/** Whether every entry of a ZIP is STORE (method 0), read from its local headers. */
+function storedOnly(zip: Uint8Array): boolean {
+  const methods: number[] = [];
+  unzipSync(zip, { filter: (f) => (methods.push(f.compression), true) });
+  return methods.length > 0 && methods.every((m) => m === 0);
+}
