@@ -81,6 +81,37 @@ const ROWS: Row[] = [
     same: "bytes",
   },
   {
+    family: "drawing",
+    slug: "drawing.info",
+    files: async () => [fixtureFile("drawing/example_2018.dwg", "image/vnd.dwg")],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "drawing",
+    slug: "drawing.to-svg",
+    files: async () => [fixtureFile("drawing/sample_2018.dwg", "image/vnd.dwg")],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "drawing",
+    slug: "drawing.to-geojson",
+    files: async () => [fixtureFile("drawing/example_2018.dxf", "image/vnd.dxf")],
+    params: {},
+    // Arcs are sampled with Math.sin/cos, whose last bit may differ between JavaScript engines:
+    // the same features and properties, coordinates equal to 1e-9 of the drawing's size.
+    same: (browser, server) => {
+      type Collection = { features: { properties: unknown; geometry: { type: string; coordinates?: unknown } }[] };
+      const [b, s] = [browser, server].map((d) => JSON.parse(new TextDecoder().decode(d.bytes)) as Collection);
+      expect(b.features.map((f) => [f.properties, f.geometry.type])).toEqual(s.features.map((f) => [f.properties, f.geometry.type]));
+      const numbers = (c: Collection) => JSON.stringify(c.features.map((f) => f.geometry)).match(/-?\d+(\.\d+)?(e[-+]?\d+)?/g)!.map(Number);
+      const [nb, ns] = [numbers(b), numbers(s)];
+      expect(nb.length).toBe(ns.length);
+      nb.forEach((v, i) => expect(Math.abs(v - ns[i])).toBeLessThan(1e-9 * Math.max(1, Math.abs(ns[i])) + 1e-6));
+    },
+  },
+  {
     family: "media",
     slug: "media.transcode",
     files: async () => [{ name: "tone.wav", mime: "audio/wav", bytes: makeWav(1) }],

@@ -49,6 +49,7 @@ describe("registry", () => {
       "drawing.info",
       "drawing.to-svg",
       "drawing.to-geojson",
+      "drawing.to-pdf",
     ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();

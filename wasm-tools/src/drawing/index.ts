@@ -2,6 +2,7 @@
 import type { ToolEntry } from "../registry";
 import { manifest as info } from "./info/manifest";
 import { manifest as toGeojson } from "./to-geojson/manifest";
+import { manifest as toPdf } from "./to-pdf/manifest";
 import { manifest as toSvg } from "./to-svg/manifest";
 
 /** One entry per tool folder. */
@@ -9,4 +10,5 @@ export const drawingTools: ToolEntry[] = [
   { manifest: info, load: () => import("./info/run") },
   { manifest: toSvg, load: () => import("./to-svg/run") },
   { manifest: toGeojson, load: () => import("./to-geojson/run") },
+  { manifest: toPdf, load: () => import("./to-pdf/run") },
 ];
