@@ -5,7 +5,7 @@
  */
 import type { PutTriggerBody } from "@vektor/shared/schemas/trigger";
 import { isTerminalRun, type RunStatus } from "@vektor/shared/schemas/vocab";
-import type { ApprovalFilter, ApprovalPage, ApproveBody, CreateWorkflowBody, RunPage, TemplateBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "@vektor/shared/schemas/workflow";
+import type { ApprovalFilter, ApproveBody, CreateWorkflowBody, TemplateBody, UpdateWorkflowBody, Workflow, WorkflowPage } from "@vektor/shared/schemas/workflow";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { client } from "./client";
 import { FILES_KEY } from "./files";
@@ -173,7 +173,7 @@ export interface RunFilter {
 export const useAllRunsPage = (filter: RunFilter, cursor: string | undefined) =>
   useQuery({
     queryKey: [...RUNS_KEY, "page", filter.status ?? "", filter.workflowId ?? "", cursor ?? ""],
-    queryFn: () => client.t.call<RunPage>("GET", `/api/workflows/runs${query({ ...filter, limit: PAGE_SIZE, cursor })}`),
+    queryFn: () => client.workflows.runs.list({ ...filter, limit: PAGE_SIZE, cursor }),
     placeholderData: keepPreviousData,
   });
 
@@ -183,22 +183,17 @@ export const useWorkflowRuns = (id: string, cursor: string | undefined) =>
 
 /** A page of the approvals waiting on the caller (or decided), oldest request first. */
 export const useApprovalsPage = (status: ApprovalFilter, cursor: string | undefined) =>
-  useQuery({ queryKey: [...APPROVALS_KEY, status, cursor ?? ""], queryFn: () => client.t.call<ApprovalPage>("GET", `/api/workflows/approvals${query({ status, limit: PAGE_SIZE, cursor })}`), placeholderData: keepPreviousData });
+  useQuery({ queryKey: [...APPROVALS_KEY, status, cursor ?? ""], queryFn: () => client.workflows.approvals.list({ status, limit: PAGE_SIZE, cursor }), placeholderData: keepPreviousData });
 
 /** How many approvals wait on the caller (the nav's count): up to 100 counted, asked again each minute. */
 export const usePendingApprovalCount = (enabled: boolean) =>
   useQuery({
     queryKey: [...APPROVALS_KEY, "count"],
     enabled,
-    queryFn: async () => (await client.t.call<ApprovalPage>("GET", `/api/workflows/approvals${query({ status: "pending", limit: 100 })}`)).items.length,
+    queryFn: async () => (await client.workflows.approvals.list({ status: "pending", limit: 100 })).items.length,
     refetchInterval: 60_000,
     retry: false,
   });
-
-const query = (q: Record<string, string | number | undefined>) => {
-  const entries = Object.entries(q).filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== "");
-  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}` : "";
-};
 
 /** A run's detail. `poll`: asked again every 1.5 s while the run is not finished (when the event stream is not there). */
 export const useRunDetail = (runId: string, poll = true) =>
