@@ -24,6 +24,7 @@ import type { LocalFile } from "../../../workflows/runner/core";
 import { runWorkflowOnDevice } from "../../../workflows/runner/device";
 import type { DeviceRun } from "../../../workflows/runner/device-runs";
 import { EngineChoice } from "../../convert/EngineChoice";
+import { deviceGaveUp } from "../../convert/engine";
 import { ApprovalAsk, DeviceResults, DeviceSteps, type PendingApproval } from "./DeviceRun";
 
 interface Props {
@@ -61,6 +62,8 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   const [approval, setApproval] = useState<PendingApproval | null>(null);
   const running = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
+  /** This device gave up on a run (its worker crashed or ran out of memory): the server is offered. */
+  const [deviceFailed, setDeviceFailed] = useState(false);
 
   const graph = useMemo(() => readGraph(graphJson), [graphJson]);
   const facts = useMemo((): RunChoiceFacts => {
@@ -71,9 +74,9 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
       toolOnDevice: (slug) => (slugs ? slugs.has(slug) : undefined),
       sizes: localFiles.map((f) => f.size),
       browserMaxBytes: config.browserMaxBytes,
-      workerError: deviceTools.error ? errorMessage(deviceTools.error) : null,
+      workerError: deviceTools.error ? errorMessage(deviceTools.error) : deviceFailed ? "it stopped during the last run" : null,
     };
-  }, [catalog, graph, deviceTools.data, deviceTools.error, localFiles, config.browserMaxBytes]);
+  }, [catalog, graph, deviceTools.data, deviceTools.error, deviceFailed, localFiles, config.browserMaxBytes]);
   const auto = autoRunEngine(facts);
   const blocked = { device: deviceBlocked(facts), server: online ? null : "The server needs a network connection; you are offline." };
   const engine = picked && blocked[picked] === null ? picked : auto.engine;
@@ -102,6 +105,7 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
       });
       setDeviceRun(run);
       setOutputs(outputs);
+      if (run.error && deviceGaveUp(run.error.code, run.error.message)) setDeviceFailed(true);
       const took = formatDuration(performance.now() - started);
       setStatus(run.status === "succeeded" ? `Done on this device in ${took}: ${plural(outputs.length, "file")} ready to download.` : `The run on this device ${run.status}: ${run.error?.message ?? ""}`);
     } catch (err) {
