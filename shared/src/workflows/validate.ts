@@ -224,8 +224,8 @@ export function tooManyStepsMessage(steps: number, maxSteps: number): string {
 }
 
 // ---- formats along the edges ------------------------------------------------------------
-// The flow itself is shared with the web editor (shared/src/workflows/formats.ts); here it gets
-// the kinds' io and params, sub-workflows resolved from the database, and the server's wording.
+// The flow itself is shared with the web editor (formats.ts); here it gets the kinds' io and
+// params, sub-workflows through resolveWorkflow, and the wording for someone editing graphJson.
 
 /** A prepared graph's nodes as the shared flow sees them. */
 function flowNodes(p: Prepared): FlowNode[] {
