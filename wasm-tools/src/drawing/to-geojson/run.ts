@@ -31,7 +31,7 @@ function geometry(item: Item) {
 }
 
 function properties(item: Item) {
-  const text = item.text ? { textHeight: item.text.height, rotation: Number(((item.text.rotation * 180) / Math.PI).toFixed(6)) } : {};
+  const text = item.text ? { textHeight: Number(item.text.height.toPrecision(12)), rotation: Number(((item.text.rotation * 180) / Math.PI).toFixed(6)) } : {};
   return { layer: item.layer, entity: item.entity, handle: item.handle ?? null, color: item.color, text: item.text?.text ?? null, block: item.insert?.block ?? null, ...text };
 }
 
