@@ -51,6 +51,7 @@ function readGraph(graphJson: string): Graph {
 }
 
 export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dirty, settings, onClose }: Props) {
+  const queries = useQueryClient();
   const config = useProcessingConfig();
   const online = useOnline();
   const deviceTools = useDeviceTools();
@@ -113,6 +114,8 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
     } finally {
       running.current = null;
       setBusy(false);
+      // The runs list's "This device" section reads them (device-runs.ts).
+      void queries.invalidateQueries({ queryKey: ["device-runs"] });
     }
   };
 
