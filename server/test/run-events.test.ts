@@ -256,14 +256,14 @@ describe("GET /api/workflows/runs/{runId}/events", () => {
     const { runId } = await waitingRun(c, [await pdf(c)]);
     // A fetch whose first event stream breaks off after two events, as a dropped connection does.
     const asked: (string | null)[] = [];
-    const cutting: typeof fetch = async (input, init) => {
+    const cutting = async (input: RequestInfo | URL, init?: RequestInit) => {
       const res = await fetch(input, init);
       if (!String(input).endsWith("/events")) return res;
       asked.push(new Headers(init?.headers).get("last-event-id"));
       if (asked.length > 1) return res;
       return new Response(cutAfterEvents(res.body!, 2), { status: res.status, headers: res.headers });
     };
-    const resumed = new VektorClient({ baseUrl: srv.url, cookie: c.t.cookie ?? undefined, fetch: cutting });
+    const resumed = new VektorClient({ baseUrl: srv.url, cookie: c.t.cookie ?? undefined, fetch: cutting as typeof fetch });
     const events: RunEvent[] = [];
     for await (const e of resumed.workflows.runEvents(runId, { retryMs: 50 })) {
       events.push(e);
@@ -298,6 +298,26 @@ describe("GET /api/workflows/runs/{runId}/events", () => {
     ac.abort();
     await c.workflows.cancel(runId);
   });
+
+  test("a server that stops ends its streams asking the clients to reconnect, instead of waiting for them", async () => {
+    const own = await startTestServer();
+    let closed = false;
+    try {
+      const c = await own.user();
+      const { runId } = await waitingRun(c);
+      const res = await c.t.fetchOk(`/api/workflows/runs/${runId}/events`, { headers: { accept: "text/event-stream" } });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      expect((await reader.read()).value).toContain("event: ");
+      await own.close();
+      closed = true;
+      let rest = "";
+      for (let r = await reader.read(); !r.done; r = await reader.read()) rest += r.value;
+      // Not a bare end (that would say the run ended): the client is told to connect again.
+      expect(rest).toEndWith("event: reconnect\ndata: {}\n\n");
+    } finally {
+      if (!closed) await own.close();
+    }
+  }, 60_000);
 
   test("another user's or an unknown run is a 404 before any stream; a bad Last-Event-ID is a 400", async () => {
     const c = await srv.user();

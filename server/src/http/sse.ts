@@ -15,6 +15,8 @@ export interface SseOut {
   send(event: SseEvent): void;
   /** Ends the stream (after the events sent so far). */
   close(): void;
+  /** Ends the stream with `event: reconnect`: the client is to connect again (this process is stopping). */
+  reconnect(): void;
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
@@ -51,7 +53,9 @@ export function sseResponse(open: (out: SseOut) => (() => void) | void, heartbea
         }
       };
       abort.addEventListener("abort", () => stop(), { once: true });
-      const undo = open({ send: (e) => write(format(e)), close: () => stop() }) ?? undefined;
+      const send = (e: SseEvent) => write(format(e));
+      const reconnect = () => (send({ event: "reconnect", data: {} }), stop());
+      const undo = open({ send, close: () => stop(), reconnect }) ?? undefined;
       if (closed) undo?.();
       else cleanup = undo;
     },

@@ -102,6 +102,9 @@ export function follow<T>(t: Transport, path: string, spec: StreamSpec<T>, opts:
   });
 }
 
+/** The event a stream of changes ends with when its server process stops: connect again. */
+const RECONNECT = "reconnect";
+
 /** An event of a stream of changes, as `resume` yields it. */
 export interface StreamEvent<E extends string = string, D = unknown> {
   id: string;
@@ -115,8 +118,8 @@ export interface ResumeOptions extends FollowOptions {
 }
 
 /**
- * Every event of `names` of a stream of changes, in order, each once: a dropped connection is
- * opened again with Last-Event-ID. Ends when the server closes the stream after an event for
+ * Every event of `names` of a stream of changes, in order, each once: a dropped connection, or
+ * one the server ended with `event: reconnect`, is opened again with Last-Event-ID. Ends when the server closes the stream after an event for
  * which `isEnd` is true, or closes a resumed connection at once (nothing newer will come: the
  * end was reached before). An ApiError answer ends the iteration with that error.
  */
@@ -126,6 +129,8 @@ export function resume<T extends StreamEvent>(t: Transport, path: string, names:
   return reconnecting(opts, async function* (c) {
     let received = 0;
     for await (const msg of messages(t, path, lastId, c.onRetry, opts.signal)) {
+      // The server process is stopping: another one takes over from the last id.
+      if (msg.event === RECONNECT) return false;
       if (!msg.id || !names.includes(msg.event as T["event"])) continue;
       lastId = msg.id;
       received++;

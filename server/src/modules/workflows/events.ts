@@ -57,6 +57,8 @@ type Listener = (changes: RunChanges) => void;
 interface Watch {
   after: number;
   listener: Listener;
+  /** This process stops: the stream asks its client to resume, elsewhere, with Last-Event-ID. */
+  stopping: () => void;
 }
 
 export class RunEventHub {
@@ -77,11 +79,14 @@ export class RunEventHub {
     return readRunChanges(this.db, runId, after);
   }
 
-  /** Calls `listener` with each later batch of the run's events after `after`; returns the unsubscribe. */
-  subscribe(runId: string, after: number, listener: Listener): () => void {
+  /**
+   * Calls `listener` with each later batch of the run's events after `after`, and `stopping` when
+   * this process stops (close); returns the unsubscribe.
+   */
+  subscribe(runId: string, after: number, listener: Listener, stopping: () => void): () => void {
     let set = this.watches.get(runId);
     if (!set) this.watches.set(runId, (set = new Set()));
-    const watch: Watch = { after, listener };
+    const watch: Watch = { after, listener, stopping };
     set.add(watch);
     this.timer ??= setInterval(() => this.wake(), this.pollMs);
     // A change may have committed between the first read and now.
@@ -136,11 +141,17 @@ export class RunEventHub {
     }
   }
 
-  /** Waits for a read under way (for a clean stop). */
+  /**
+   * Stops: every open stream is told to reconnect and ended (an endless stream would keep a
+   * graceful HTTP stop waiting; its client resumes without a loss on another process), after a
+   * read under way.
+   */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.watches.clear();
     await this.reading;
+    const watches = [...this.watches.values()].flatMap((set) => [...set]);
+    this.watches.clear();
+    for (const w of watches) w.stopping();
   }
 }
