@@ -4,7 +4,8 @@
  * to do, and `Retry failed steps` (free, on the run's version) asks again and completes the run;
  * Replay says its charge and opens the new run, Cancel says the refund; the approvals inbox
  * approves one run and rejects another, and says why when an approval was decided already or
- * timed out; the runs list filters by status; the e-mail link opens the run page after sign-in.
+ * timed out; the runs list filters by status, a workflow's editor lists its own runs; a
+ * sub-workflow's steps are nested under their step; the e-mail link opens the run page after sign-in.
  * axe-core on the run page, the runs list and the inbox; screenshots at 1280 and 390 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -187,7 +188,7 @@ describe("workflow runs in the browser", () => {
     const first = await waitingRun(gateId);
     const second = await waitingRun(gateId);
     const nav = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Approvals/ });
-    await page.goto(`${srv.url}/workflows/approvals`);
+    await page.goto(`${srv.url}/approvals`);
     await page.getByRole("heading", { level: 1, name: "Approvals" }).waitFor({ timeout: 30_000 });
     await waitFor("the nav's count", () => nav.textContent(), (t) => t === "Approvals (2)");
     const entry = (runId: string) => page.getByRole("list", { name: "Approvals" }).getByRole("listitem").filter({ has: page.locator(`a[href$="/workflows/runs/${runId}"]`) });
@@ -248,6 +249,24 @@ describe("workflow runs in the browser", () => {
     expect(await history.getByRole("listitem").count()).toBe(own.length);
     await history.getByRole("link").first().click();
     await page.waitForURL(`**/workflows/runs/${own[0]!.runId}`, { timeout: 30_000 });
+  }, 120_000);
+
+  test("a sub-workflow's steps are listed under its step, with their own files", async () => {
+    const line = (...nodes: [string, string, Record<string, unknown>?][]) =>
+      JSON.stringify({
+        nodes: nodes.map(([id, type, params], i) => ({ id, type, position: { x: i * 300, y: 0 }, data: { type, ...(params ? { params } : {}) } })),
+        edges: nodes.slice(1).map(([id], i) => ({ source: nodes[i]![0], target: id })),
+      });
+    const inner = await api.workflows.create({ name: "Turn pages", graphJson: line(["from", "source.upload"], ["turn", "op.pdf.rotate", { degrees: 90 }]) });
+    const outer = await api.workflows.create({ name: "Outer", graphJson: line(["src", "source.upload"], ["sub", "op.workflow", { workflowId: inner.id }], ["dl", "sink.download"]) });
+    const { runId } = await api.workflows.run(outer.id, [fileId]);
+    expect((await api.workflows.waitFor(runId)).run.status).toBe("succeeded");
+    await openRun(runId, "Outer");
+    const nested = step("sub").getByRole("list", { name: /^Steps of / });
+    const turn = nested.getByRole("listitem").filter({ hasText: "sub/turn" });
+    await turn.getByText("succeeded", { exact: true }).waitFor({ timeout: 30_000 });
+    await turn.getByText(/^Files of .*: 1 in, 1 out$/).click();
+    await turn.getByRole("link", { name: /^Download / }).first().waitFor();
   }, 120_000);
 
   test("the e-mail's link opens the run page after sign-in", async () => {

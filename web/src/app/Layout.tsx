@@ -110,7 +110,7 @@ export function Layout() {
 function ApprovalsLink() {
   const count = usePendingApprovalCount(true).data ?? 0;
   return (
-    <Link to="/workflows/approvals" activeProps={{ "aria-current": "page" }}>
+    <Link to="/approvals" activeProps={{ "aria-current": "page" }}>
       Approvals{count ? ` (${count})` : ""}
     </Link>
   );

@@ -48,7 +48,7 @@ function WorkflowList() {
           New workflow
         </button>
         <Link to="/workflows/runs">All runs</Link>
-        <Link to="/workflows/approvals">Approvals</Link>
+        <Link to="/approvals">Approvals</Link>
       </div>
       <section className="card" aria-labelledby="wf-list-title">
         <h2 id="wf-list-title">Your workflows</h2>

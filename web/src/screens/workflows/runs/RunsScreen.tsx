@@ -27,7 +27,7 @@ export function RunsScreen() {
     <div className="screen">
       <h1>Runs</h1>
       <p>
-        <Link to="/workflows/approvals">Approvals waiting for you</Link> · <Link to="/workflows">Workflows</Link>
+        <Link to="/approvals">Approvals waiting for you</Link> · <Link to="/workflows">Workflows</Link>
       </p>
       <div className="filters" role="group" aria-label="Filter runs">
         <SelectField
