@@ -251,6 +251,17 @@ describe("GET /api/workflows/runs/{runId}/events", () => {
     expect(await collect(c, runId, { lastEventId: after.at(-1)!.id })).toEqual([]);
   }, 60_000);
 
+  test("a cancel sends the run and the steps it skipped, nothing else", async () => {
+    const c = await srv.user();
+    const { runId } = await waitingRun(c);
+    const before = await collect(c, runId, { stopAfter: 5 });
+    await c.workflows.cancel(runId);
+    const after = await collect(c, runId, { lastEventId: before.at(-1)!.id });
+    // The source step had succeeded before: it is not sent again.
+    expect(after.map((e) => (e.event === "run" ? `run ${e.data.status}` : `${e.data.nodeId} ${e.data.status}`)).sort()).toEqual(["c skipped", "ok skipped", "out skipped", "run cancelled"]);
+    expectMatchesDetail([...before, ...after], await c.workflows.runDetail(runId));
+  });
+
   test("the client's iterator resumes a dropped connection with Last-Event-ID, losing and repeating nothing", async () => {
     const c = await srv.user();
     const { runId } = await waitingRun(c, [await pdf(c)]);
