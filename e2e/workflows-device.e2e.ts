@@ -27,6 +27,7 @@ let page: Page;
 let api: VektorClient & { email: string };
 let deviceFlow = "";
 let approvalFlow = "";
+let askFlow = "";
 let files: FileSpec[] = [];
 /** The offline test stops the server itself. */
 let serverStopped = false;
@@ -58,14 +59,24 @@ async function shoot(name: string): Promise<void> {
   await page.waitForTimeout(300);
 }
 
-/** Picks the local files, starts the run on this device and waits for the status to say it is done. */
-async function runOnThisDevice(): Promise<void> {
+/** Picks the local files and starts the run on this device. */
+async function startOnThisDevice(): Promise<void> {
   await runOn().getByRole("radio", { name: "This device" }).waitFor();
   expect(await runOn().getByRole("radio", { name: "This device" }).isChecked()).toBe(true);
   await dialog().getByLabel("Files", { exact: true }).setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })));
   await dialog().getByRole("button", { name: "Start run" }).click();
+}
+
+/** Waits for the status to say the run ended, and answers what it says. */
+async function ended(): Promise<string> {
   await dialog().getByRole("status").filter({ hasText: /^(Done|The run)/ }).waitFor({ timeout: 120_000 });
-  expect(await dialog().getByRole("status").textContent()).toMatch(/^Done on this device in [\d.]+ m?s: 1 file ready to download\.$/);
+  return (await dialog().getByRole("status").textContent()) ?? "";
+}
+
+/** Starts the run on this device and waits for the status to say it is done. */
+async function runOnThisDevice(): Promise<void> {
+  await startOnThisDevice();
+  expect(await ended()).toMatch(/^Done on this device in [\d.]+ m?s: 1 file ready to download\.$/);
 }
 
 async function download(name: string | RegExp): Promise<{ name: string; bytes: Uint8Array }> {
@@ -79,6 +90,7 @@ beforeAll(async () => {
   srv = await startTestServer();
   api = await srv.user();
   deviceFlow = (await api.workflows.create({ name: "Rotate on device", graphJson: graphJson([["in", "source.upload"], ["only-pdf", "logic.filter", { formats: ["pdf"] }], ["rotate", "op.pdf.rotate", { degrees: 90 }], ["zip", "sink.zip", { name: "rotated" }]]) })).id;
+  askFlow = (await api.workflows.create({ name: "Ask me", graphJson: graphJson([["in", "source.upload"], ["ok", "logic.approval"], ["out", "sink.download"]]) })).id;
   approvalFlow = (await api.workflows.create({ name: "Approve first", graphJson: graphJson([["in", "source.upload"], ["ok", "logic.approval", { timeoutSeconds: 3600 }], ["out", "sink.download"]]) })).id;
   files = [
     { name: "plan.pdf", mime: "application/pdf", bytes: await makePdf(2, "Plan") },
@@ -126,16 +138,33 @@ describe("workflows on this device", () => {
     expect(await dialog().getByRole("link", { name: "Download rotated.zip" }).count()).toBe(1);
   }, 180_000);
 
+  test("an approval without a timeout asks in the page: Approve lets the files on, Reject fails the run", async () => {
+    await openRunDialog(askFlow, "Ask me");
+    await startOnThisDevice();
+    const ask = dialog().getByRole("region", { name: "Step “Approval” waits for your approval" });
+    await ask.waitFor({ timeout: 30_000 });
+    expect(await dialog().getByRole("status").textContent()).toBe("Waiting on this device for your approval of step “Approval”.");
+    expect(await ask.textContent()).toContain("It gates plan.pdf, notes.txt, section.pdf.");
+    await ask.getByRole("button", { name: "Approve" }).click();
+    expect(await ended()).toMatch(/^Done on this device in [\d.]+ m?s: 3 files ready to download\.$/);
+    expect(await dialog().getByRole("link", { name: /^Download / }).allTextContents()).toEqual(["Download plan.pdf", "Download notes.txt", "Download section.pdf", "Download all"]);
+
+    await dialog().getByRole("button", { name: "Start run" }).click();
+    await ask.getByRole("textbox", { name: "Note" }).fill("wrong sheets");
+    await ask.getByRole("button", { name: "Reject" }).click();
+    expect(await ended()).toBe("The run on this device failed: Step ok: Rejected: wrong sheets");
+    expect(await dialog().getByRole("list", { name: "Steps" }).getByRole("listitem").allTextContents()).toEqual(["Uploaded files succeeded", "Approval failed Rejected: wrong sheets", "Download skipped"]);
+    await dialog().getByRole("button", { name: "Close" }).click();
+  }, 120_000);
+
   test("with the network cut and the server stopped it runs again; Download all gives the ZIP", async () => {
-    // The tools this run used are kept once used (the service worker caches them as they load).
+    await openRunDialog(deviceFlow, "Rotate on device");
+    // The tools the first run used are kept once used (the service worker caches them as they load).
     await page.waitForFunction(async (name) => (await (await caches.open(name)).keys()).length > 0, TOOLS_CACHE, { timeout: 60_000 });
     await context.setOffline(true);
     await srv.close();
     serverStopped = true;
     expect(await page.evaluate(() => fetch("/api/health").then(() => "reached", () => "unreachable"))).toBe("unreachable");
-    await dialog().getByRole("button", { name: "Close" }).click();
-    await page.getByRole("button", { name: "Run", exact: true }).click();
-    await dialog().waitFor();
     await runOnThisDevice();
     const each = await download("Download rotated.zip");
     const all = await download("Download all");
