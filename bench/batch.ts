@@ -26,13 +26,15 @@
  *               BENCH_STRICT=1 (exit 1 on a MISS). JOB_POLL_MS etc. pass through to the server.
  */
 import type { VektorClient } from "@vektor/shared/client";
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { isTerminalBatch } from "@vektor/shared/schemas/vocab";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCluster, treeCpuSeconds, cpuSeconds, type Cluster } from "./lib/cluster";
 import { claimStatement, createLogger, drizzle, QUEUED, schema, WorkerPool, type Db } from "./lib/deps";
 import { smallPdf, writeImagePdf } from "./lib/inputs";
 import { ensureCommands, timeCommand } from "./lib/native";
+import { Teardown } from "./lib/teardown";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
 import { RssMeter } from "./lib/server";
 import { CpuWatch, fixed, mbps, median, MiB, printTable } from "./lib/table";
@@ -48,27 +50,21 @@ const TOOL = "pdf.rotate";
 const PARAMS = { degrees: 90 };
 const TARGET = { overheadMs: 10, scaling: 1.8, zipShare: 0.8, rss: 300 * MiB };
 const ZIP_FILE_MB = 100;
-const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
-const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "vektor-bench-batch-"));
+const teardown = new Teardown("batch", process.env.BENCH_DIR ?? tmpdir());
+const work = teardown.dir;
 const dataDir = join(work, "data");
 let pg: BenchPostgres | null = null;
 let cluster: Cluster | null = null;
 let rssApi: RssMeter | null = null;
 /** Aborts open event streams on the way out: the API's graceful stop waits for open requests. */
 const streams = new AbortController();
-async function cleanup() {
+teardown.add(() => pg?.stop());
+teardown.add(() => cluster?.stop());
+teardown.add(() => {
   streams.abort();
   rssApi?.stop();
-  rssApi = null;
-  await cluster?.stop().catch(() => {});
-  cluster = null;
-  await pg?.stop().catch(() => {});
-  pg = null;
-  rmSync(work, { recursive: true, force: true });
-}
-process.once("exit", () => rmSync(work, { recursive: true, force: true }));
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+});
 
 const log = (msg: string) => console.log(`[batch] ${msg}`);
 const sec = (ms: number) => (ms / 1000).toFixed(1);
@@ -113,7 +109,7 @@ async function waitTerminal(client: VektorClient, batchId: string, timeoutMs = 3
         const data = event.split("\n").find((l) => l.startsWith("data: "));
         if (!data) continue;
         const p = JSON.parse(data.slice(6)) as Progress;
-        if (TERMINAL.has(p.status)) return p;
+        if (isTerminalBatch(p.status)) return p;
       }
     }
   } finally {
@@ -460,5 +456,5 @@ try {
   console.log(cpuWatch.note([cluster.api.pid, pg.pid]));
   if (!allPass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
 } finally {
-  await cleanup();
+  await teardown.run();
 }

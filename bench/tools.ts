@@ -20,12 +20,13 @@
  *             relative to the repo, to A/B a change in the pool)
  */
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger, execute, nodeModulesWasmLocator, setWasmLocator, TRACESPACE_BOARDS, WorkerPool } from "./lib/deps";
 import { bloatedPdf, geojson, gerber, rasterVrt, textPdf, wav } from "./lib/inputs";
 import { ensureCommands, timeCommand } from "./lib/native";
+import { Teardown } from "./lib/teardown";
 import { CpuWatch, fixed, median, printTable } from "./lib/table";
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -36,18 +37,13 @@ const TIMEOUT_MS = 300_000;
 
 const NATIVE = { qpdf: "qpdf", mutool: "mupdf-tools", pdftotext: "poppler-utils", ogr2ogr: "gdal-bin", gdal_translate: "gdal-bin", ffmpeg: "ffmpeg", gerbv: "gerbv" };
 
-const work = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "vektor-bench-tools-"));
+const teardown = new Teardown("tools", existsSync("/dev/shm") ? "/dev/shm" : tmpdir());
+const work = teardown.dir;
 const inDir = join(work, "in");
 const outDir = join(work, "out");
 mkdirSync(inDir);
 let pool: WorkerPool | null = null;
-async function cleanup() {
-  await pool?.close().catch(() => {});
-  pool = null;
-  rmSync(work, { recursive: true, force: true });
-}
-process.once("exit", () => rmSync(work, { recursive: true, force: true }));
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+teardown.add(() => pool?.close());
 
 interface InputFile {
   name: string;
@@ -403,7 +399,7 @@ try {
   if ((failed || !allPass) && process.env.BENCH_STRICT === "1") process.exitCode = 1;
   if (failed) process.exitCode = 1;
 } finally {
-  await cleanup();
+  await teardown.run();
 }
 
 function kb(bytes: number): string {

@@ -22,11 +22,12 @@
 import { VektorClient } from "@vektor/shared/client";
 import type { FileRecord } from "@vektor/shared/schemas/file";
 import { randomFillSync } from "node:crypto";
-import { existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
+import { existsSync, openSync, readSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureCommands } from "./lib/native";
 import { startServer, type BenchServer } from "./lib/server";
+import { Teardown } from "./lib/teardown";
 import { fixed, CpuWatch, mbps, median, MiB, printTable, repeat } from "./lib/table";
 
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
@@ -38,17 +39,12 @@ const TARGET_RATIO = 0.8;
 const TARGET_RSS = 300 * MiB;
 const MULTIPART = { thresholdMb: Math.min(64, SIZE_MB - 1), partMb: 16, concurrency: 4 };
 
-const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "vektor-bench-upload-"));
+const teardown = new Teardown("upload", process.env.BENCH_DIR ?? tmpdir());
+const work = teardown.dir;
 const src = join(work, "source.bin");
 const dst = join(work, "copy.bin");
 let server: BenchServer | null = null;
-
-async function cleanup() {
-  await server?.stop().catch(() => {});
-  server = null;
-  rmSync(work, { recursive: true, force: true });
-}
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+teardown.add(() => server?.stop());
 
 /** Random bytes written 8 MiB at a time: a 1 GiB file never sits in memory, and incompressible, so no layer can shortcut it. */
 function writeRandomFile(path: string, size: number): void {
@@ -300,5 +296,5 @@ try {
   // A MISS is a finding, not a crash; BENCH_STRICT=1 turns it into a failing exit code (for CI).
   if (!pass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
 } finally {
-  await cleanup();
+  await teardown.run();
 }

@@ -43,7 +43,7 @@
  */
 import { signWebhook, type VektorClient } from "@vektor/shared/client";
 import type { Run, RunDetail } from "@vektor/shared/schemas/workflow";
-import { mkdtempSync, rmSync } from "node:fs";
+import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cpuSeconds, startCluster, treeCpuSeconds, type Cluster } from "./lib/cluster";
@@ -51,6 +51,7 @@ import { createLogger, inArray, openDatabase, schema, WorkerPool, type Db } from
 import { smallPdf } from "./lib/inputs";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
 import { startServer, type BenchServer } from "./lib/server";
+import { Teardown } from "./lib/teardown";
 import { availableParallelism } from "node:os";
 import { fixed, machineBusySeconds, median, printTable } from "./lib/table";
 
@@ -76,23 +77,18 @@ const TOOL = "pdf.rotate";
 const PARAMS = { degrees: 90 };
 const TARGET = { p50: 10, p95: 50, stepsPerSec: 200, scaling: 1.8 };
 
-const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), "vektor-bench-workflows-"));
+const teardown = new Teardown("workflows", process.env.BENCH_DIR ?? tmpdir());
+const work = teardown.dir;
 let pg: BenchPostgres | null = null;
 let cluster: Cluster | null = null;
 let server: BenchServer | null = null;
 const dbs: { close(): Promise<void> }[] = [];
-async function cleanup() {
+teardown.add(() => pg?.stop());
+teardown.add(() => cluster?.stop());
+teardown.add(() => server?.stop());
+teardown.add(async () => {
   for (const d of dbs.splice(0)) await d.close().catch(() => {});
-  await server?.stop().catch(() => {});
-  server = null;
-  await cluster?.stop().catch(() => {});
-  cluster = null;
-  await pg?.stop().catch(() => {});
-  pg = null;
-  rmSync(work, { recursive: true, force: true });
-}
-process.once("exit", () => rmSync(work, { recursive: true, force: true }));
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => cleanup().finally(() => process.exit(130)));
+});
 
 const log = (msg: string) => console.log(`[workflows] ${msg}`);
 const sec = (ms: number) => (ms / 1000).toFixed(1);
@@ -140,8 +136,6 @@ async function startRuns(client: VektorClient, workflowId: string, inputs: strin
   return ids;
 }
 
-const TERMINAL = new Set(["succeeded", "failed", "cancelled"]);
-
 /**
  * Waits until `count` of the workflow's runs are terminal (every one must have succeeded). On
  * PostgreSQL it asks the database (one cheap count); on PGlite only the API can (the server
@@ -168,7 +162,7 @@ async function waitRuns(client: VektorClient, workflowId: string, count: number,
         all.push(...page.items);
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
-      const ended = all.filter((r) => TERMINAL.has(r.status));
+      const ended = all.filter((r) => isTerminalRun(r.status));
       const failed = ended.find((r) => r.status !== "succeeded");
       if (failed) bad = `${failed.runId} ended ${failed.status}: ${failed.error?.code} ${failed.error?.message}`;
       done = ended.length;
@@ -720,5 +714,5 @@ try {
   console.log(`\nmachine: ${availableParallelism()} CPUs; other processes used ${fixed(100 * Math.min(...shares))}-${fixed(100 * Math.max(...shares))}% of it during the load phases${busy}; benchmark wall ${sec(performance.now() - benchStart)} s`);
   if (!allPass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
 } finally {
-  await cleanup();
+  await teardown.run();
 }
