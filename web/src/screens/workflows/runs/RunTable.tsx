@@ -1,21 +1,22 @@
-/** Runs as a table: when (a link to the run), status, how it started, how long, credits; with each one's workflow when `names` is given. */
+/** The caller's runs as a table: workflow, when (a link to the run), status, how it started, how long, credits. */
 import type { Run } from "@vektor/shared/schemas/workflow";
 import { Link } from "@tanstack/react-router";
 import { formatDate } from "../../../components/format";
 import { Table } from "../../../components/Table";
 import { elapsed, formatDuration, toneOf } from "./run-view";
 
-export function RunTable({ runs, names }: { runs: readonly Run[]; names?: ReadonlyMap<string, string> }) {
+export function RunTable({ runs }: { runs: readonly Run[] }) {
   const now = Date.now();
   return (
-    <Table headers={[...(names ? ["Workflow"] : []), "Run", "Status", "Started by", "Duration", "Credits"]}>
+    <Table headers={["Workflow", "Run", "Status", "Started by", "Duration", "Credits"]}>
       {runs.map((r) => {
         const ms = elapsed(r.startedAt ?? r.createdAt, r.finishedAt, now);
+        const name = r.workflowName ?? "a workflow";
         return (
           <tr key={r.runId}>
-            {names ? <td>{names.get(r.workflowId) ?? "a deleted workflow"}</td> : null}
+            <td>{name}</td>
             <td>
-              <Link to="/workflows/runs/$runId" params={{ runId: r.runId }} aria-label={`Run of ${formatDate(r.createdAt)}${names ? ` of ${names.get(r.workflowId) ?? "a workflow"}` : ""}`}>
+              <Link to="/workflows/runs/$runId" params={{ runId: r.runId }} aria-label={`Run of ${name}, ${formatDate(r.createdAt)}`}>
                 {formatDate(r.createdAt)}
               </Link>
             </td>

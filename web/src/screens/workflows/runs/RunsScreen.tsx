@@ -5,7 +5,7 @@
 import { RUN_STATUSES, type RunStatus } from "@vektor/shared/schemas/vocab";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { useAllRunsPage, useAllWorkflows, type RunFilter } from "../../../api/workflows";
 import { formatDate, plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
@@ -21,7 +21,6 @@ export function RunsScreen() {
   const id = useId();
   const [filter, setFilter] = useState<RunFilter>({});
   const workflows = useAllWorkflows();
-  const names = useMemo(() => new Map((workflows.data ?? []).map((w) => [w.id, w.name])), [workflows.data]);
   const key = `${filter.status ?? ""}/${filter.workflowId ?? ""}`;
   return (
     <div className="screen">
@@ -46,13 +45,13 @@ export function RunsScreen() {
         />
       </div>
       {/* A new filter starts again at the first page. */}
-      <ServerRuns key={key} filter={filter} names={names} />
+      <ServerRuns key={key} filter={filter} />
       <DeviceRuns filter={filter} />
     </div>
   );
 }
 
-function ServerRuns({ filter, names }: { filter: RunFilter; names: ReadonlyMap<string, string> }) {
+function ServerRuns({ filter }: { filter: RunFilter }) {
   const cursors = useCursors();
   const page = useAllRunsPage(filter, cursors.current);
   const items = page.data?.items ?? [];
@@ -61,7 +60,7 @@ function ServerRuns({ filter, names }: { filter: RunFilter; names: ReadonlyMap<s
       <h2 id="runs-server">On the server</h2>
       <ErrorText error={page.error} />
       {page.isPending ? <p>Loading…</p> : items.length === 0 ? <p>{filter.status || filter.workflowId ? "No run matches." : "No runs yet."}</p> : null}
-      {items.length ? <RunTable runs={items} names={names} /> : null}
+      {items.length ? <RunTable runs={items} /> : null}
       <PageButtons cursors={cursors} nextCursor={page.data?.nextCursor} />
     </section>
   );
