@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ADMIN_EMAIL, expectApiError, PASSWORD, startTestServer, type TestServer } from "./harness";
 
 let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
+beforeAll(async () => void (srv = await startTestServer()));
 afterAll(() => srv.close());
 
 describe("sign-up, sessions and the account", () => {

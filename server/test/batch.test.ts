@@ -36,6 +36,17 @@ async function readEvents(c: Client, batchId: string, opts: { signal?: AbortSign
   return { events, heartbeats: text.includes(": heartbeat"), text };
 }
 
+/** Runs `fn` with the per-user limit at one job at a time (a batch's later items wait their turn), then back to 4. */
+async function oneJobAtATime(fn: () => Promise<void>) {
+  const a = await srv.admin();
+  await a.admin.setConfig("platform_configs", { "processing.max_concurrent_per_user": 1 });
+  try {
+    await fn();
+  } finally {
+    await a.admin.setConfig("platform_configs", { "processing.max_concurrent_per_user": 4 });
+  }
+}
+
 const detail = (c: Client, id: string) => c.t.call<{ batch: Progress & { credits: number; refunded: number; cancelled: number }; files: { fileId: string; status: string; errorCode: string | null; outFileId: string | null; attempts: number }[] }>("GET", `/api/batch/${id}`);
 
 /** The archive's entries; each entry's stored CRC-32 is checked against its bytes (yauzl does not). */
@@ -150,9 +161,7 @@ describe("a batch from creation to ZIP", () => {
 
 describe("cancel", () => {
   test("queued items stop and their per-file credits come back; the stream ends cancelled; zip before any output is 409", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "processing.max_concurrent_per_user": 1 });
-    try {
+    await oneJobAtATime(async () => {
       const c = await srv.user();
       const ids = await pdfs(c, 6);
       const before = (await c.account()).credits;
@@ -168,9 +177,7 @@ describe("cancel", () => {
       const d = await detail(c, batchId);
       expect(d.files.filter((f) => f.status === "cancelled").length).toBe(res.cancelledItems);
       await expectApiError(() => c.t.call("POST", `/api/batch/${batchId}/cancel`), "INVALID_STATE", 409);
-    } finally {
-      await a.admin.setConfig("platform_configs", { "processing.max_concurrent_per_user": 4 });
-    }
+    });
   });
 });
 
@@ -245,9 +252,7 @@ describe("bad input", () => {
 
 describe("events and presets", () => {
   test("the first event comes at once, heartbeats flow, and many listeners share one polling loop", async () => {
-    const a = await srv.admin();
-    await a.admin.setConfig("platform_configs", { "processing.max_concurrent_per_user": 1 });
-    try {
+    await oneJobAtATime(async () => {
       const c = await srv.user();
       const { batchId } = await c.t.call<{ batchId: string }>("POST", "/api/batch", { type: "pdf.render-png", fileIds: await pdfs(c, 5), params: { dpi: 150 } });
       const ticksBefore = srv.services.batchEvents.ticks;
@@ -258,9 +263,7 @@ describe("events and presets", () => {
       const ticks = srv.services.batchEvents.ticks - ticksBefore;
       expect(ticks).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
       expect(listeners.some((l) => l.heartbeats)).toBe(true);
-    } finally {
-      await a.admin.setConfig("platform_configs", { "processing.max_concurrent_per_user": 4 });
-    }
+    });
   });
 
   test("a finished batch's stream sends its terminal event at once and closes", async () => {

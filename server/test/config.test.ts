@@ -5,9 +5,7 @@ import { CONFIG_KEYS } from "../src/config/keys";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
 
 let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
+beforeAll(async () => void (srv = await startTestServer()));
 afterAll(() => srv.close());
 
 describe("admin configuration", () => {

@@ -12,6 +12,7 @@ import { eq } from "drizzle-orm";
 import { apiToken } from "../src/db/schema";
 import { makePdf } from "./fixtures";
 import { startTestServer, waitFor, type TestServer } from "./harness";
+import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 
 let srv: TestServer;
 const open: Client[] = [];
@@ -220,7 +221,7 @@ describe("the tools", () => {
     const { runId, credits } = r.structuredContent as { runId: string; credits: number };
     expect(credits).toBe(1 + 1 * 1);
     expect((await c.account()).credits).toBe(before - 2);
-    const done = await waitFor("the run ending", () => c.t.call<{ run: { status: string; trigger: string; outputFileIds: string[] } }>("GET", `/api/workflows/runs/${runId}`), (d) => ["succeeded", "failed", "cancelled"].includes(d.run.status), 120_000, 100);
+    const done = await waitFor("the run ending", () => c.t.call<{ run: { status: string; trigger: string; outputFileIds: string[] } }>("GET", `/api/workflows/runs/${runId}`), (d) => isTerminalRun(d.run.status), 120_000, 100);
     expect(done.run).toMatchObject({ status: "succeeded", trigger: "mcp" });
     expect(done.run.outputFileIds.length).toBe(1);
   });

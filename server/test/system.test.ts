@@ -5,9 +5,7 @@ import { ERROR_CATALOG } from "@vektor/shared/errors";
 import { startTestServer, type TestServer } from "./harness";
 
 let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
-});
+beforeAll(async () => void (srv = await startTestServer()));
 afterAll(() => srv.close());
 
 describe("system", () => {

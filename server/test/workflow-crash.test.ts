@@ -6,6 +6,7 @@
  */
 import { VektorClient } from "@vektor/shared/client";
 import type { RunDetail } from "@vektor/shared/schemas/workflow";
+import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { afterAll, expect, test } from "bun:test";
 import { killableServer, PASSWORD } from "./harness";
 import { makePdf } from "./fixtures";
@@ -53,7 +54,7 @@ test("SIGKILL at random moments during 20 workflow runs: each finishes once, out
   let details: RunDetail[] = [];
   for (const deadline = Date.now() + 240_000; Date.now() < deadline; ) {
     details = await approveWaiting(c, runIds);
-    if (details.length === RUNS && details.every((d) => ["succeeded", "failed", "cancelled"].includes(d.run.status))) break;
+    if (details.length === RUNS && details.every((d) => isTerminalRun(d.run.status))) break;
     await Bun.sleep(100);
   }
   // A run that did not succeed says why, with its steps, so a failure here can be read from the log.

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { eq, sql } from "drizzle-orm";
 import { job } from "../db/schema";
 import { newId } from "../lib/ids";
-import type { ControlHandler, Failure } from "./registry";
+import type { ControlHandler, ControlOutcome, Failure } from "./registry";
 import { enqueue } from "./enqueue";
 import { claimStatement, QUEUED } from "./runner";
 import {
@@ -37,42 +37,62 @@ const stepJob = (id: string) => ({ kind: "workflow.step" as const, data: { runId
 /** What a hook queues: an approval.timeout job marked with `marker`, counted by countMarked. */
 const markerJob = (marker: string) => ({ kind: "approval.timeout" as const, data: { runId: marker, nodeId: "n" } });
 
+type TestKind = "workflow.step" | "notify.webhook";
+const BACKOFF = { attempts: 5, baseDelayMs: 400, maxDelayMs: 10_000 };
+
+/** A handler whose first two tries fail as `failTry` says (a throw, or a retry asked for) and whose third succeeds; `tries` holds when each ran. */
+function flaky<K extends TestKind>(kind: K, failTry: (n: number) => ControlOutcome) {
+  const tries: number[] = [];
+  const handler = {
+    kind,
+    retry: BACKOFF,
+    async run() {
+      tries.push(Date.now());
+      if (tries.length < 3) return failTry(tries.length);
+    },
+  } as ControlHandler<K>;
+  return { handler, tries };
+}
+
+/** Each retry came after its back-off: at least half the step, base after the first failure, 2 x base after the second. */
+function expectBackedOff(tries: number[]) {
+  expect(tries).toHaveLength(3);
+  expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(BACKOFF.baseDelayMs * 0.5);
+  expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(BACKOFF.baseDelayMs * 2 * 0.5);
+}
+
+/** A handler whose every try fails as `run` does, 3 attempts in all; onFailed records the failure and queues a marker job in its transaction. */
+function hopeless<K extends TestKind>(kind: K, run: () => Promise<ControlOutcome>) {
+  const failures: Failure[] = [];
+  const handler = {
+    kind,
+    retry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 100 },
+    run,
+    async onFailed(tx, j, failure) {
+      failures.push(failure);
+      await enqueue(tx, markerJob(j.id));
+    },
+  } as ControlHandler<K>;
+  return { handler, failures };
+}
+
 describe("retries", () => {
   test("a handler that throws twice then succeeds ends succeeded after 3 tries, each retry after its back-off", async () => {
-    const retry = { attempts: 5, baseDelayMs: 400, maxDelayMs: 10_000 };
-    const tries: number[] = [];
-    const flaky: ControlHandler<"workflow.step"> = {
-      kind: "workflow.step",
-      retry,
-      async run() {
-        tries.push(Date.now());
-        if (tries.length < 3) throw new Error(`try ${tries.length} failed`);
-      },
-    };
+    const { handler, tries } = flaky("workflow.step", (n) => {
+      throw new Error(`try ${n} failed`);
+    });
     const id = (await enqueue(q.db, stepJob("r")))!;
-    makeRunner(q, handlerSet(flaky)).start();
+    makeRunner(q, handlerSet(handler)).start();
     const done = await waitForStatus(q.db, id, "succeeded");
     expect(done.attempts).toBe(3);
-    expect(tries).toHaveLength(3);
-    // backoffMs waits at least half the step: base after the first failure, 2 x base after the second.
-    expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(retry.baseDelayMs * 0.5);
-    expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(retry.baseDelayMs * 2 * 0.5);
+    expectBackedOff(tries);
   });
 
   test("a handler that always throws fails after the policy's attempts, and onFailed commits exactly once", async () => {
-    const failures: Failure[] = [];
     let tries = 0;
-    const broken: ControlHandler<"workflow.step"> = {
-      kind: "workflow.step",
-      retry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 100 },
-      async run() {
-        throw new Error(`try ${++tries} failed`);
-      },
-      async onFailed(tx, j, failure) {
-        failures.push(failure);
-        await enqueue(tx, markerJob(j.id));
-      },
-    };
+    const { handler: broken, failures } = hopeless("workflow.step", async () => {
+      throw new Error(`try ${++tries} failed`);
+    });
     const id = (await enqueue(q.db, stepJob("r")))!;
     makeRunner(q, handlerSet(broken)).start();
     const failed = await waitForStatus(q.db, id, "failed");
@@ -85,20 +105,11 @@ describe("retries", () => {
 
 describe("a retry asked for without a throw", () => {
   test("{ retry } counts the attempt and backs off like a throw; each failed attempt is one log line, no stack", async () => {
-    const retry = { attempts: 5, baseDelayMs: 400, maxDelayMs: 10_000 };
-    const tries: number[] = [];
-    const flaky: ControlHandler<"notify.webhook"> = {
-      kind: "notify.webhook",
-      retry,
-      async run() {
-        tries.push(Date.now());
-        if (tries.length < 3) return { retry: `HTTP 503 from receiver (try ${tries.length})`, log: { deliveryId: "dlv_t" } };
-      },
-    };
+    const { handler, tries } = flaky("notify.webhook", (n) => ({ retry: `HTTP 503 from receiver (try ${n})`, log: { deliveryId: "dlv_t" } }));
     const captured = capturedLog("info");
     const id = (await enqueue(q.db, { kind: "notify.webhook", data: { deliveryId: "dlv_t" } }))!;
     // The first retry's row, caught while it waits: status, attempts and run_after as a throw leaves them.
-    makeRunner(q, handlerSet(flaky), { log: captured.log }).start();
+    makeRunner(q, handlerSet(handler), { log: captured.log }).start();
     const waiting = await waitFor("the first retry queued", async () => {
       const row = await jobRow(q.db, id);
       return (row.attempts === 1 && row.status === "queued") || row.attempts > 1 ? row : null;
@@ -109,9 +120,7 @@ describe("a retry asked for without a throw", () => {
     }
     const done = await waitForStatus(q.db, id, "succeeded");
     expect(done.attempts).toBe(3);
-    expect(tries).toHaveLength(3);
-    expect(tries[1] - tries[0]).toBeGreaterThanOrEqual(retry.baseDelayMs * 0.5);
-    expect(tries[2] - tries[1]).toBeGreaterThanOrEqual(retry.baseDelayMs * 2 * 0.5);
+    expectBackedOff(tries);
     const mine = captured.lines.filter((l) => l.jobId === id);
     expect(mine.map((l) => [l.msg, l.attempt, l.reason, l.deliveryId, l.kind])).toEqual([
       ["job attempt failed, will retry", 1, "HTTP 503 from receiver (try 1)", "dlv_t", "notify.webhook"],
@@ -123,17 +132,8 @@ describe("a retry asked for without a throw", () => {
   });
 
   test("after the last attempt: failed with the reason, onFailed once, one warn line saying it gave up", async () => {
-    const failures: Failure[] = [];
     let tries = 0;
-    const down: ControlHandler<"notify.webhook"> = {
-      kind: "notify.webhook",
-      retry: { attempts: 3, baseDelayMs: 50, maxDelayMs: 100 },
-      run: async () => ({ retry: `refused ${++tries}` }),
-      async onFailed(tx, j, failure) {
-        failures.push(failure);
-        await enqueue(tx, markerJob(j.id));
-      },
-    };
+    const { handler: down, failures } = hopeless("notify.webhook", async () => ({ retry: `refused ${++tries}` }));
     const captured = capturedLog("info");
     const id = (await enqueue(q.db, { kind: "notify.webhook", data: { deliveryId: "dlv_down" } }))!;
     makeRunner(q, handlerSet(down), { log: captured.log }).start();

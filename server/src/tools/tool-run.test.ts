@@ -64,13 +64,18 @@ const outputsOf = (id: string) => q.db.select({ id: file.id }).from(file).where(
 /** Objects the store holds for this test's user: inputs and recorded outputs, nothing orphaned. */
 const objectsOfUser = () => readdirSync(join(q.dir, "objects", "u", userId)).sort();
 
+/** A long render on a runner of one tool lane (`leaseMs`: its leases), once its worker is at it. */
+async function rendering(opts: { leaseMs?: number } = {}) {
+  const runner = makeRunner(q, handlerSet(), { pool: new WorkerPool(1, log), ...opts });
+  const id = await longRender();
+  runner.start();
+  await waitUntilRendering(id);
+  return { runner, id };
+}
+
 describe("lanes", () => {
   test("a control job queued while a long tool job holds the only tool lane finishes before it", async () => {
-    const pool = new WorkerPool(1, log);
-    const runner = makeRunner(q, handlerSet(), { pool });
-    const tool = await longRender();
-    runner.start();
-    await waitUntilRendering(tool);
+    const { runner, id: tool } = await rendering();
     const control = (await enqueue(q.db, { kind: "workflow.step", data: { runId: "r", stepId: "s", attempt: 1 } }))!;
     runner.poke();
     await waitForStatus(q.db, control, "succeeded", SLOW);
@@ -82,11 +87,7 @@ describe("lanes", () => {
 
 describe("cancel", () => {
   test("cancel_requested_at on a running tool job stops it at the next lease renewal: cancelled, CANCELLED", async () => {
-    const pool = new WorkerPool(1, log);
-    const runner = makeRunner(q, handlerSet(), { pool, leaseMs: 900 });
-    const id = await longRender();
-    runner.start();
-    await waitUntilRendering(id);
+    const { id } = await rendering({ leaseMs: 900 });
     await q.db.update(job).set({ cancelRequestedAt: new Date() }).where(eq(job.id, id));
     const cancelled = await waitForStatus(q.db, id, "cancelled", SLOW);
     expect(cancelled.errorCode).toBe("CANCELLED");
@@ -94,30 +95,35 @@ describe("cancel", () => {
   }, TEST_TIMEOUT);
 
   test("cancelLocal stops a running tool job at once, with no renewal in between", async () => {
-    const pool = new WorkerPool(1, log);
     // A 10-minute lease is renewed every 200 s: only cancelLocal can stop the run here.
-    const runner = makeRunner(q, handlerSet(), { pool, leaseMs: 600_000 });
-    const id = await longRender();
-    runner.start();
-    await waitUntilRendering(id);
+    const { runner, id } = await rendering({ leaseMs: 600_000 });
     runner.cancelLocal([id]);
     const cancelled = await waitForStatus(q.db, id, "cancelled", SLOW);
     expect(cancelled).toMatchObject({ errorCode: "CANCELLED", cancelRequestedAt: null });
   }, TEST_TIMEOUT);
 });
 
+/**
+ * A hook that queues a marker job in the outcome's transaction and then throws when `throwsOn`
+ * says so (after `seen` got the outcome): a throw must roll the marker back with the outcome.
+ */
+function markingHook(maxAttempts: number, throwsOn: (outcome: ToolOutcome, seen: ToolOutcome[]) => boolean) {
+  const seen: ToolOutcome[] = [];
+  const hook: ToolRunHandler = {
+    kind: "tool.run",
+    maxAttempts,
+    async onSettled(tx, row, outcome) {
+      seen.push(outcome);
+      await enqueue(tx, { kind: "approval.timeout", data: { runId: row.id, nodeId: outcome.ok ? "ok" : "failed" } });
+      if (throwsOn(outcome, seen)) throw new Error("the hook failed after queueing its job");
+    },
+  };
+  return { hook, seen };
+}
+
 describe("onSettled", () => {
   test("an onSettled that throws once rolls the success back; the job runs again and is recorded once, without orphan objects", async () => {
-    const seen: ToolOutcome[] = [];
-    const hook: ToolRunHandler = {
-      kind: "tool.run",
-      maxAttempts: 3,
-      async onSettled(tx, row, outcome) {
-        seen.push(outcome);
-        await enqueue(tx, { kind: "approval.timeout", data: { runId: row.id, nodeId: outcome.ok ? "ok" : "failed" } });
-        if (seen.length === 1) throw new Error("the hook failed after queueing its job");
-      },
-    };
+    const { hook, seen } = markingHook(3, (_outcome, all) => all.length === 1);
     const input = await uploadPdf(q, userId, 2);
     const id = await insertToolJob(q.db, { userId, type: "pdf.split", inputFileIds: [input] });
     makeRunner(q, handlerSet(hook), { pool: new WorkerPool(1, log) }).start();
@@ -131,16 +137,7 @@ describe("onSettled", () => {
   }, TEST_TIMEOUT);
 
   test("an onSettled that always throws on success: after the tool's attempts the job fails, recorded with its own hook call, no orphan objects", async () => {
-    const seen: ToolOutcome[] = [];
-    const hook: ToolRunHandler = {
-      kind: "tool.run",
-      maxAttempts: 2,
-      async onSettled(tx, row, outcome) {
-        seen.push(outcome);
-        await enqueue(tx, { kind: "approval.timeout", data: { runId: row.id, nodeId: outcome.ok ? "ok" : "failed" } });
-        if (outcome.ok) throw new Error("the hook failed after queueing its job");
-      },
-    };
+    const { hook, seen } = markingHook(2, (outcome) => outcome.ok);
     const input = await uploadPdf(q, userId, 2);
     const id = await insertToolJob(q.db, { userId, type: "pdf.split", inputFileIds: [input] });
     makeRunner(q, handlerSet(hook), { pool: new WorkerPool(1, log) }).start();

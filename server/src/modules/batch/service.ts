@@ -10,6 +10,7 @@ import type { Caller } from "../../auth/caller";
 import type { Db } from "../../db/client";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { batch, batchPreset, file, job } from "../../db/schema";
+import { ownedRow } from "../../db/owned";
 import { newId } from "../../lib/ids";
 import { cancelQueued, requeue } from "../../queue/control";
 import { enqueueAll } from "../../queue/enqueue";
@@ -99,13 +100,8 @@ export class BatchService {
     return { batchId, credits };
   }
 
-  async owned(userId: string, batchId: string): Promise<BatchRow> {
-    const [row] = await this.db
-      .select()
-      .from(batch)
-      .where(and(eq(batch.id, batchId), eq(batch.userId, userId)));
-    if (!row) throw fail.notFound("Batch");
-    return row;
+  owned(userId: string, batchId: string): Promise<BatchRow> {
+    return ownedRow(this.db, batch, batchId, userId, "Batch");
   }
 
   /** Counters of many batches in one query (the event hub polls with it). */

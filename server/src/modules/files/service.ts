@@ -11,6 +11,7 @@ import type { Db, Tx } from "../../db/client";
 import type { ReadCache } from "../../db/read-cache";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { batch, file } from "../../db/schema";
+import { ownedRow } from "../../db/owned";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
 import type { UrlSigner } from "../../lib/signer";
@@ -66,13 +67,8 @@ export class FileService {
   }
 
   /** The caller's file, or NOT_FOUND (also for someone else's id: never reveal it exists). */
-  async owned(userId: string, fileId: string): Promise<FileRow> {
-    const [row] = await this.db
-      .select()
-      .from(file)
-      .where(and(eq(file.id, fileId), eq(file.userId, userId)));
-    if (!row) throw fail.notFound("File");
-    return row;
+  owned(userId: string, fileId: string): Promise<FileRow> {
+    return ownedRow(this.db, file, fileId, userId, "File");
   }
 
   async presignUpload(userId: string, body: PresignUploadBody): Promise<PresignUploadResult> {

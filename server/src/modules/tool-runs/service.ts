@@ -9,6 +9,7 @@ import { isTerminalJob, LIVE_JOB_STATUSES } from "@vektor/shared/schemas/vocab";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
+import { ownedRow } from "../../db/owned";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
 import { enqueueAll, type ToolOrigin } from "../../queue/enqueue";
@@ -118,11 +119,7 @@ export class ToolRunService {
 
   /** The newest job that used `fileId` as an input. */
   async latestForFile(userId: string, fileId: string): Promise<JobView> {
-    const [owned] = await this.db
-      .select({ id: file.id })
-      .from(file)
-      .where(and(eq(file.id, fileId), eq(file.userId, userId)));
-    if (!owned) throw fail.notFound("File");
+    await ownedRow(this.db, file, fileId, userId, "File");
     const [row] = await this.db
       .select()
       .from(job)

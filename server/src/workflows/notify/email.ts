@@ -8,8 +8,8 @@
 import nodemailer from "nodemailer";
 import type { DeliveryAttempt } from "../../db/schema";
 import type { ControlHandler } from "../../queue/registry";
-import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
-import { loadDelivery, recordAttempt } from "./deliveries";
+import { attemptFailed, deliveryHandler, type NotifyDeps } from "./retry";
+import { recordAttempt } from "./deliveries";
 
 /**
  * Transport options from the admin's URL (`smtp://user:pass@host:587`, `smtps://...:465`). A
@@ -52,23 +52,16 @@ export async function sendEmail(smtpUrl: string, publicUrl: string, timeoutMs: n
 }
 
 export function notifyEmailHandler(d: NotifyDeps & { publicUrl: string }): ControlHandler<"notify.email"> {
-  return {
-    kind: "notify.email",
-    retry: notifyRetryPolicy(d.retryBaseMs),
-    async run(job) {
-      const row = await loadDelivery(d.db, job.data.deliveryId);
-      if (!row || row.status !== "pending") return;
-      const smtpUrl = await d.config.get("email.smtp_url");
-      if (!(await d.config.get("workflow.notify_email_enabled")) || !smtpUrl) {
-        await recordAttempt(d.db, row.id, null, "skipped");
-        return;
-      }
-      const attempt = await sendEmail(smtpUrl, d.publicUrl, d.timeoutMs, row.target, JSON.parse(row.body) as { subject: string; text: string });
-      await recordAttempt(d.db, row.id, attempt, attempt.outcome === "ok" ? "succeeded" : "pending");
-      // A failed attempt is logged by the queue, once, with whether it will be tried again.
-      if (attempt.outcome !== "ok") return attemptFailed(row, attempt);
-      d.log.info({ deliveryId: row.id, runId: row.runId, attempt: job.attempts, outcome: attempt.outcome }, "completion e-mail attempt");
-    },
-    onFailed: (tx, job) => markFailed(tx, job.data.deliveryId),
-  };
+  return deliveryHandler("notify.email", d, async (row, tries) => {
+    const smtpUrl = await d.config.get("email.smtp_url");
+    if (!(await d.config.get("workflow.notify_email_enabled")) || !smtpUrl) {
+      await recordAttempt(d.db, row.id, null, "skipped");
+      return;
+    }
+    const attempt = await sendEmail(smtpUrl, d.publicUrl, d.timeoutMs, row.target, JSON.parse(row.body) as { subject: string; text: string });
+    await recordAttempt(d.db, row.id, attempt, attempt.outcome === "ok" ? "succeeded" : "pending");
+    // A failed attempt is logged by the queue, once, with whether it will be tried again.
+    if (attempt.outcome !== "ok") return attemptFailed(row, attempt);
+    d.log.info({ deliveryId: row.id, runId: row.runId, attempt: tries, outcome: attempt.outcome }, "completion e-mail attempt");
+  });
 }

@@ -8,10 +8,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import { delivery, type DeliveryAttempt } from "../../db/schema";
-import type { RetryRequest } from "../../queue/registry";
+import type { ControlHandler, RetryRequest } from "../../queue/registry";
 import type { RetryPolicy } from "../../queue/kinds";
 import type { Logger } from "../../log";
 import type { Settings } from "../../config/keys";
+import { loadDelivery, type DeliveryRow } from "./deliveries";
 
 /** Ten attempts: with the default 30 s base, 30 s, 1, 2, 4, ... 32 min apart, about two hours in all. */
 export const NOTIFY_ATTEMPTS = 10;
@@ -38,6 +39,24 @@ export interface NotifyDeps {
  */
 export function attemptFailed(row: { id: string; runId: string }, attempt: DeliveryAttempt): RetryRequest {
   return { retry: attempt.error ?? attempt.outcome, log: { deliveryId: row.id, runId: row.runId, outcome: attempt.outcome, statusCode: attempt.statusCode } };
+}
+
+/**
+ * A notification kind's handler: each try sends the delivery if it is still pending (`send`
+ * records the attempt and answers attemptFailed's retry request when it did not get through);
+ * after the last try the delivery is marked failed.
+ */
+export function deliveryHandler<K extends "notify.webhook" | "notify.email">(kind: K, d: NotifyDeps, send: (row: DeliveryRow, attempt: number) => Promise<RetryRequest | void>): ControlHandler<K> {
+  return {
+    kind,
+    retry: notifyRetryPolicy(d.retryBaseMs),
+    async run(job) {
+      const row = await loadDelivery(d.db, job.data.deliveryId);
+      if (!row || row.status !== "pending") return;
+      return send(row, job.attempts);
+    },
+    onFailed: (tx, job) => markFailed(tx, job.data.deliveryId),
+  };
 }
 
 /** After the last attempt: the delivery gave up (its attempts are already recorded). */

@@ -13,8 +13,8 @@ import type { DeliveryAttempt } from "../../db/schema";
 import type { ControlHandler } from "../../queue/registry";
 import { signatureHeader } from "../../lib/webhook-signature";
 import { guardedRequest } from "../../net/safe-fetch";
-import { attemptFailed, markFailed, notifyRetryPolicy, type NotifyDeps } from "./retry";
-import { loadDelivery, recordAttempt, type DeliveryRow } from "./deliveries";
+import { attemptFailed, deliveryHandler, type NotifyDeps } from "./retry";
+import { recordAttempt, type DeliveryRow } from "./deliveries";
 import { runSigningSecret, type NotifySecrets } from "./secret";
 
 export const USER_AGENT = "Vektor-Webhook/1.0";
@@ -55,25 +55,18 @@ export async function sendWebhook(d: Pick<DeliveryRow, "id" | "body" | "target">
 }
 
 export function notifyWebhookHandler(d: NotifyDeps & { notifySecrets: NotifySecrets }): ControlHandler<"notify.webhook"> {
-  return {
-    kind: "notify.webhook",
-    retry: notifyRetryPolicy(d.retryBaseMs),
-    async run(job) {
-      const row = await loadDelivery(d.db, job.data.deliveryId);
-      if (!row || row.status !== "pending") return;
-      // The secret stays sealed in the run's snapshot: the delivery row never holds it.
-      const signing = await runSigningSecret(d.db, d.notifySecrets, row.runId);
-      if (!signing) return;
-      // Sealed but not opening: never sent unsigned, and trying again would not help.
-      if ("failed" in signing) return recordAttempt(d.db, row.id, signing.failed, "failed");
-      const { secret } = signing;
-      const attempt = await sendWebhook(row, secret, { allowHosts: await d.config.get("net.allow_hosts"), timeoutMs: d.timeoutMs });
-      const status = attempt.outcome === "ok" ? "succeeded" : attempt.outcome === "blocked" ? "blocked" : "pending";
-      await recordAttempt(d.db, row.id, attempt, status);
-      // A failed attempt is logged by the queue, once, with whether it will be tried again.
-      if (status === "pending") return attemptFailed(row, attempt);
-      d.log.info({ deliveryId: row.id, runId: row.runId, attempt: job.attempts, outcome: attempt.outcome, statusCode: attempt.statusCode }, "completion webhook attempt");
-    },
-    onFailed: (tx, job) => markFailed(tx, job.data.deliveryId),
-  };
+  return deliveryHandler("notify.webhook", d, async (row, tries) => {
+    // The secret stays sealed in the run's snapshot: the delivery row never holds it.
+    const signing = await runSigningSecret(d.db, d.notifySecrets, row.runId);
+    if (!signing) return;
+    // Sealed but not opening: never sent unsigned, and trying again would not help.
+    if ("failed" in signing) return recordAttempt(d.db, row.id, signing.failed, "failed");
+    const { secret } = signing;
+    const attempt = await sendWebhook(row, secret, { allowHosts: await d.config.get("net.allow_hosts"), timeoutMs: d.timeoutMs });
+    const status = attempt.outcome === "ok" ? "succeeded" : attempt.outcome === "blocked" ? "blocked" : "pending";
+    await recordAttempt(d.db, row.id, attempt, status);
+    // A failed attempt is logged by the queue, once, with whether it will be tried again.
+    if (status === "pending") return attemptFailed(row, attempt);
+    d.log.info({ deliveryId: row.id, runId: row.runId, attempt: tries, outcome: attempt.outcome, statusCode: attempt.statusCode }, "completion webhook attempt");
+  });
 }
