@@ -19,7 +19,7 @@ const RUN_DETAIL_TABLES = ["workflow_run", "workflow_step", "workflow_approval",
 import { newId } from "../../lib/ids";
 import { debit } from "../../credits/ledger";
 import { admitInputs, orThrow } from "../../tools/admission";
-import type { ConfigService } from "../config/service";
+import type { ConfigService } from "../../config/service";
 import { lockRun, type Engine, type RunRow } from "../../workflows/engine";
 import { expandGraph } from "../../workflows/expand";
 import { parseGraph } from "../../workflows/graph";
