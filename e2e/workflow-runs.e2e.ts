@@ -143,6 +143,7 @@ describe("workflow runs in the browser", () => {
     await shoot("run-page-failed");
 
     const before = await balance();
+    await page.getByText("Retry failed steps: on version 1, free.").waitFor();
     await page.getByRole("button", { name: "Retry failed steps" }).click();
     const dialog = page.getByRole("dialog", { name: "Retry failed steps?" });
     await dialog.getByText(/version 1.*Free/s).first().waitFor();
@@ -254,6 +255,11 @@ describe("workflow runs in the browser", () => {
     await waitFor("the cancelled run alone", () => server.getByRole("row").count(), (n) => n === 2);
     await server.getByText("cancelled", { exact: true }).waitFor();
     await device.getByText("No run on this device matches.").waitFor();
+    // Any status, one workflow: the approval that timed out is Quick gate's only run.
+    await page.getByRole("combobox", { name: "Status" }).selectOption("");
+    await page.getByRole("combobox", { name: "Workflow" }).selectOption({ label: "Quick gate" });
+    await waitFor("Quick gate's run alone", () => server.getByRole("row").count(), (n) => n === 2);
+    await server.getByRole("row").nth(1).getByText("failed", { exact: true }).waitFor();
     await expectNoSeriousViolations();
     await shoot("runs-list");
 

@@ -25,7 +25,7 @@ export interface SteeringProps {
 }
 
 export function Steering(props: SteeringProps) {
-  const { run } = props;
+  const { run, runVersion } = props;
   const [asking, setAsking] = useState<Asking>(null);
   const [said, setSaid] = useState("");
   const ended = isTerminalRun(run.status);
@@ -48,6 +48,10 @@ export function Steering(props: SteeringProps) {
           </button>
         )}
       </div>
+      <p className="hint">
+        {run.status === "failed" ? `Retry failed steps: on ${runVersion}, free. ` : ""}
+        {ended ? `Replay: on ${props.currentVersion} with the same files, charged anew.` : "Cancel: the steps that have not started give their credits back."}
+      </p>
       <p role="status" className="hint">
         {said}
       </p>
