@@ -136,6 +136,29 @@ describe("workflows on this device", () => {
     const steps = dialog().getByRole("list", { name: "Steps" }).getByRole("listitem");
     expect(await steps.allTextContents()).toEqual(["Uploaded files succeeded", "Filter files succeeded", "Rotate PDF pages succeeded", "ZIP succeeded"]);
     expect(await dialog().getByRole("link", { name: "Download rotated.zip" }).count()).toBe(1);
+    // The run is kept in this browser (IndexedDB) with its steps and output names, for the runs list.
+    const kept = await page.evaluate(
+      () =>
+        new Promise<unknown[]>((resolve, reject) => {
+          const open = indexedDB.open("vektor-device-runs");
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const all = open.result.transaction("runs").objectStore("runs").getAll();
+            all.onsuccess = () => resolve(all.result);
+          };
+        }),
+    );
+    expect(kept).toEqual([
+      expect.objectContaining({
+        engine: "device",
+        workflowId: deviceFlow,
+        workflowName: "Rotate on device",
+        status: "succeeded",
+        inputs: files.map((f) => ({ name: f.name, size: f.bytes.length, format: f.name.endsWith(".pdf") ? "pdf" : "txt" })),
+        outputs: [expect.objectContaining({ name: "rotated.zip", format: "zip" })],
+        steps: ["in", "only-pdf", "rotate", "zip"].map((nodeId) => expect.objectContaining({ nodeId, status: "succeeded" })),
+      }),
+    ]);
   }, 180_000);
 
   test("an approval without a timeout asks in the page: Approve lets the files on, Reject fails the run", async () => {

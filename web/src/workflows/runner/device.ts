@@ -38,10 +38,13 @@ export async function readLocalFile(file: File): Promise<LocalFile> {
 }
 
 /**
- * The tool worker as the core calls it. The worker takes its inputs' buffers (transferred), so
- * it gets copies: a file may go on to other steps, and to the run's outputs.
+ * The tool worker as the core calls it, each tool within its manifest's time limit. The worker
+ * takes its inputs' buffers (transferred), so it gets copies: a file may go on to other steps,
+ * and to the run's outputs.
  */
-const workerTool: RunTool = (slug, inputs, params, signal) => runOnDevice(slug, inputs.map((i) => ({ ...i, bytes: i.bytes.slice() })), params, { signal });
+export function workerTool(timeoutMs: (slug: string) => number | undefined = () => undefined): RunTool {
+  return (slug, inputs, params, signal) => runOnDevice(slug, inputs.map((i) => ({ ...i, bytes: i.bytes.slice() })), params, { signal, timeoutMs: timeoutMs(slug) });
+}
 
 /** A sub-workflow's graph from the server (null when it cannot be had: offline, gone, unreadable). */
 async function fetchGraph(id: string): Promise<Graph | null> {
@@ -62,7 +65,7 @@ function keeper(onUpdate?: (run: DeviceRun) => void) {
   };
 }
 
-export async function runWorkflowOnDevice(req: DeviceRunRequest, runTool: RunTool = workerTool): Promise<DeviceRunOutcome> {
+export async function runWorkflowOnDevice(req: DeviceRunRequest, runTool: RunTool = workerTool()): Promise<DeviceRunOutcome> {
   const kinds = catalogKinds(req.catalog);
   const titles = new Map(req.catalog.map((e) => [e.type, e.title]));
   const titleOf = (type: string) => titles.get(type) ?? type;

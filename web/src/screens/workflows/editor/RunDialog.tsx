@@ -20,8 +20,8 @@ import { formatBytes, plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
 import { useDeviceTools } from "../../../tools/device";
 import { autoRunEngine, choiceNodes, deviceBlocked, pickReason, type RunEngine, type RunChoiceFacts } from "../../../workflows/runner/choice";
-import type { LocalFile } from "../../../workflows/runner/core";
-import { runWorkflowOnDevice } from "../../../workflows/runner/device";
+import type { AskApproval, LocalFile } from "../../../workflows/runner/core";
+import { runWorkflowOnDevice, workerTool } from "../../../workflows/runner/device";
 import type { DeviceRun } from "../../../workflows/runner/device-runs";
 import { EngineChoice } from "../../convert/EngineChoice";
 import { deviceGaveUp } from "../../convert/engine";
@@ -91,19 +91,15 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
     setStatus("Running on this device…");
     const started = performance.now();
     try {
-      const { run, outputs } = await runWorkflowOnDevice({
-        workflow: { id: workflowId, name, versionId, graph },
-        catalog,
-        files: localFiles,
-        signal: controller.signal,
-        onUpdate: setDeviceRun,
-        askApproval: ({ nodeId, files }) =>
-          new Promise((resolve) => {
-            const title = deviceRunTitle(nodeId, graph, catalog);
-            setStatus(`Waiting on this device for your approval of step “${title}”.`);
-            setApproval({ title, files, answer: (d) => (setApproval(null), setStatus("Running on this device…"), resolve(d)) });
-          }),
-      });
+      const limits = new Map((deviceTools.data ?? []).map((m) => [m.slug, m.limits?.timeoutMs]));
+      const askApproval: AskApproval = ({ nodeId, files }) =>
+        new Promise((resolve) => {
+          const title = deviceRunTitle(nodeId, graph, catalog);
+          setStatus(`Waiting on this device for your approval of step “${title}”.`);
+          setApproval({ title, files, answer: (d) => (setApproval(null), setStatus("Running on this device…"), resolve(d)) });
+        });
+      const request = { workflow: { id: workflowId, name, versionId, graph }, catalog, files: localFiles, signal: controller.signal, onUpdate: setDeviceRun, askApproval };
+      const { run, outputs } = await runWorkflowOnDevice(request, workerTool((slug) => limits.get(slug)));
       setDeviceRun(run);
       setOutputs(outputs);
       if (run.error && deviceGaveUp(run.error.code, run.error.message)) setDeviceFailed(true);
