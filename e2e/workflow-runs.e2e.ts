@@ -118,6 +118,8 @@ describe("workflow runs in the browser", () => {
     await api.workflows.approve(runId, { decision: "approved", note: "from the API" });
     await runStatus().getByText("succeeded", { exact: true }).waitFor({ timeout: 60_000 });
     expect(await page.evaluate(() => (window as unknown as { runMark?: number }).runMark)).toBe(1);
+    // The nav's count of waiting approvals follows too.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Approvals", exact: true }).waitFor({ timeout: 30_000 });
     for (const id of ["src", "gate", "shrink", "dl"]) await step(id).getByText("succeeded", { exact: true }).waitFor({ timeout: 30_000 });
     // The graph shows the steps coloured by status; the result can be downloaded.
     expect(await page.locator(".react-flow__node.tone-good").count()).toBe(4);

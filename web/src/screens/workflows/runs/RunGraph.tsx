@@ -4,10 +4,10 @@
  * moved, connected or deleted. Its own chunk with React Flow (assets/editor/), loaded after the
  * page's text.
  */
-import { Background, Controls, ReactFlow, type Edge } from "@xyflow/react";
+import { Background, Controls, ReactFlow, type Edge, type ReactFlowInstance } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "../editor/editor.css";
-import { useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { parseGraphJson, titleOf, type CatalogEntry } from "../../../workflows/model";
 import { NODE_TYPES, type StepFlowNode } from "../editor/StepNode";
 import { toneOf } from "./run-view";
@@ -44,9 +44,18 @@ export default function RunGraph({ graphJson, catalog, words }: RunGraphProps) {
     [graph, catalog, words],
   );
   const edges = useMemo(() => graph.edges.map((e): Edge => ({ id: e.id, source: e.source, target: e.target })), [graph]);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const flow = useRef<ReactFlowInstance<StepFlowNode, Edge> | null>(null);
+  const onInit = useCallback((f: ReactFlowInstance<StepFlowNode, Edge>) => void (flow.current = f), []);
+  // A new width (a phone turned) shows the whole graph again, as the editor's canvas does.
+  useEffect(() => {
+    const watch = new ResizeObserver(() => void flow.current?.fitView(FIT_VIEW));
+    if (wrapper.current) watch.observe(wrapper.current);
+    return () => watch.disconnect();
+  }, []);
   return (
-    <div className="canvas run-canvas">
-      <ReactFlow<StepFlowNode, Edge> nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} deleteKeyCode={null} fitView fitViewOptions={FIT_VIEW} minZoom={0.1}>
+    <div className="canvas run-canvas" ref={wrapper}>
+      <ReactFlow<StepFlowNode, Edge> onInit={onInit} nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} deleteKeyCode={null} fitView fitViewOptions={FIT_VIEW} minZoom={0.1}>
         <Background gap={20} />
         <Controls showInteractive={false} />
       </ReactFlow>

@@ -10,7 +10,7 @@ import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import type { Run, RunDetail, Step } from "@vektor/shared/schemas/workflow";
 import { useEffect, useState } from "react";
 import { client } from "../../../api/client";
-import { RUNS_KEY, useRunDetail } from "../../../api/workflows";
+import { APPROVALS_KEY, RUNS_KEY, useRunDetail } from "../../../api/workflows";
 import { withStep } from "./run-view";
 
 export type LiveMode = "stream" | "poll";
@@ -34,8 +34,9 @@ export function useRunLive(runId: string) {
     source.addEventListener("run", (e) => {
       const run = JSON.parse((e as MessageEvent<string>).data) as Run;
       patch((d) => ({ ...d, run: { ...d.run, ...run } }));
-      // Approvals and deliveries are not in the stream: a run change asks for them once.
+      // Approvals and deliveries are not in the stream: a run change asks for them once (and the nav's count).
       void queries.invalidateQueries({ queryKey: key });
+      void queries.invalidateQueries({ queryKey: APPROVALS_KEY });
       if (isTerminalRun(run.status)) source.close();
     });
     return () => source.close();
