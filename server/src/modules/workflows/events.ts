@@ -43,10 +43,10 @@ export async function readRunChanges(db: Db, runId: string, after: number): Prom
         .select()
         .from(workflowStep)
         .where(and(eq(workflowStep.runId, runId), gt(workflowStep.changeSeq, after)));
-      const events: (RunEvent & { seq: number })[] = steps.map((s) => ({ seq: s.changeSeq, id: String(s.changeSeq), event: "step", data: stepView(s) }));
-      if (run.changeSeq > after) events.push({ seq: run.changeSeq, id: String(run.changeSeq), event: "run", data: runView(run) });
-      events.sort((a, b) => a.seq - b.seq);
-      return { events: events.map(({ seq: _, ...e }) => e), ended: isTerminalRun(run.status) };
+      const events: RunEvent[] = steps.map((s) => ({ id: String(s.changeSeq), event: "step", data: stepView(s) }));
+      if (run.changeSeq > after) events.push({ id: String(run.changeSeq), event: "run", data: runView(run) });
+      events.sort((a, b) => Number(a.id) - Number(b.id));
+      return { events, ended: isTerminalRun(run.status) };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
