@@ -112,6 +112,24 @@ const ROWS: Row[] = [
     },
   },
   {
+    family: "drawing",
+    slug: "drawing.to-pdf",
+    files: async () => [fixtureFile("drawing/sample_r14.dxf", "image/vnd.dxf")],
+    params: { paper: "A3" },
+    // Coordinates may differ in the last printed digit between engines (sin/cos): both PDFs, of about one size.
+    same: (browser, server) => {
+      for (const pdf of [browser, server]) expect(new TextDecoder("latin1").decode(pdf.bytes.subarray(0, 8))).toBe("%PDF-1.7");
+      expect(Math.abs(browser.bytes.length - server.bytes.length)).toBeLessThan(server.bytes.length * 0.01);
+    },
+  },
+  {
+    family: "drawing",
+    slug: "drawing.to-dxf",
+    files: async () => [fixtureFile("drawing/sample_2018.dwg", "image/vnd.dwg")],
+    params: {},
+    same: "bytes",
+  },
+  {
     family: "media",
     slug: "media.transcode",
     files: async () => [{ name: "tone.wav", mime: "audio/wav", bytes: makeWav(1) }],

@@ -50,6 +50,7 @@ describe("registry", () => {
       "drawing.to-svg",
       "drawing.to-geojson",
       "drawing.to-pdf",
+      "drawing.to-dxf",
     ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();

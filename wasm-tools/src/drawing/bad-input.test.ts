@@ -42,6 +42,12 @@ describe("drawing tools on bad input", () => {
     await expectToolError(runDrawing("drawing.to-geojson", [{ name: "broken.dxf", bytes: broken }]), "INPUT_INVALID", /DXF could not be read/);
   }, SLOW);
 
+  test("a POLYLINE the section ends before its SEQEND is read, not looped on (dxf-parser's own handler never returns)", async () => {
+    const dxf = ["  0", "SECTION", "  2", "ENTITIES", "  0", "POLYLINE", "  8", "0", " 66", "1", " 70", "1", "  0", "VERTEX", "  8", "0", " 10", "0", " 20", "0", "  0", "VERTEX", "  8", "0", " 10", "5", " 20", "0", "  0", "ENDSEC", "  0", "EOF", ""];
+    const [out] = await runDrawing("drawing.info", [{ name: "open.dxf", bytes: encode(dxf.join("\n")) }]);
+    expect(JSON.parse(text(out)).entityCounts).toEqual({ POLYLINE: 1 });
+  }, SLOW);
+
   test("a file renamed .dwg that is no drawing is INPUT_INVALID", async () => {
     await expectToolError(runDrawing("drawing.to-svg", [{ name: "report.dwg", bytes: encode("%PDF-1.7\n%binary\n") }]), "INPUT_INVALID", /neither a DWG .* nor a DXF/);
   });

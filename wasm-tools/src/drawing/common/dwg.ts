@@ -21,6 +21,31 @@ export function dwgVersionOf(bytes: Uint8Array): string {
   return new TextDecoder("latin1").decode(bytes.subarray(0, 6)).replace(/\0.*$/, "");
 }
 
+/** Why LibreDWG could not read a DWG: a version it does not read, or a damaged file. */
+function readFailure(version: string, error: number): ToolError {
+  if ((error & DWG_ERR_NOTYETSUPPORTED) !== 0 || !READ_VERSIONS.test(version)) {
+    return new ToolError("INPUT_UNSUPPORTED", `DWG version ${version} (${releaseName(version)}) is not supported: the drawing tools read AutoCAD R13 to 2018 (AC1012 to AC1032) and R2.10`);
+  }
+  return new ToolError("INPUT_INVALID", `The DWG (${releaseName(version)}) is damaged or truncated: LibreDWG stopped with error 0x${error.toString(16)}`);
+}
+
+/**
+ * The DXF LibreDWG writes for a DWG (its dxf writer, same version as the DWG). The library
+ * reports only success or failure, so a failure is explained by the version or taken as damage.
+ */
+export async function dwgToDxf(bytes: Uint8Array): Promise<Uint8Array> {
+  const version = dwgVersionOf(bytes);
+  const { lib } = await freshLibreDwg();
+  let dxf: Uint8Array | null;
+  try {
+    dxf = lib.dwg_write_dxf(bytes.slice().buffer);
+  } catch (err) {
+    throw new ToolError("INPUT_INVALID", `LibreDWG could not write this DWG (${releaseName(version)}) as DXF: ${errorMessage(err)}`);
+  }
+  if (!dxf?.length) throw readFailure(version, DWG_ERR_CRITICAL);
+  return dxf;
+}
+
 /** Reads a DWG into the drawing model; ToolError INPUT_INVALID or INPUT_UNSUPPORTED when it cannot. */
 export async function readDwg(bytes: Uint8Array, maxObjects: number, tooLarge: (count: number) => Error): Promise<Drawing> {
   const version = dwgVersionOf(bytes);
@@ -33,12 +58,7 @@ export async function readDwg(bytes: Uint8Array, maxObjects: number, tooLarge: (
   } catch (err) {
     throw new ToolError("INPUT_INVALID", `The DWG (${releaseName(version)}) could not be read: ${errorMessage(err)}`);
   }
-  if (result.error >= DWG_ERR_CRITICAL || !result.data) {
-    if ((result.error & DWG_ERR_NOTYETSUPPORTED) !== 0 || !READ_VERSIONS.test(version)) {
-      throw new ToolError("INPUT_UNSUPPORTED", `DWG version ${version} (${releaseName(version)}) is not supported: the drawing tools read AutoCAD R13 to 2018 (AC1012 to AC1032) and R2.10`);
-    }
-    throw new ToolError("INPUT_INVALID", `The DWG (${releaseName(version)}) is damaged or truncated: LibreDWG stopped with error 0x${result.error.toString(16)}`);
-  }
+  if (result.error >= DWG_ERR_CRITICAL || !result.data) throw readFailure(version, result.error);
   const objects = lib.dwg_get_num_objects(result.data as never);
   if (objects > maxObjects) throw tooLarge(objects);
   let db: DwgDatabase;

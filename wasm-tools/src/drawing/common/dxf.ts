@@ -79,6 +79,27 @@ class AttribHandler {
   }
 }
 
+/**
+ * POLYLINE with its VERTEX records, replacing dxf-parser's own, which loops for ever when the
+ * section ends before a SEQEND (LibreDWG writes such a file for R2.10 drawings). Polyface face
+ * records (vertex flag 128) carry indices, not points, and are left out.
+ */
+class PolylineHandler {
+  ForEntityName = "POLYLINE";
+  parseEntity(scanner: Scanner, curr: Group) {
+    const groups = groupsOf(scanner);
+    const entity = common(String(curr.value), groups);
+    entity.shape = (num(groups, 70) & 1) === 1;
+    entity.vertices = [];
+    while (!scanner.isEOF() && scanner.lastReadGroup.code === 0 && scanner.lastReadGroup.value === "VERTEX") {
+      const vertex = groupsOf(scanner);
+      if ((num(vertex, 70) & 128) === 0) entity.vertices.push({ x: num(vertex, 10), y: num(vertex, 20), bulge: num(vertex, 42) });
+    }
+    if (!scanner.isEOF() && scanner.lastReadGroup.code === 0 && scanner.lastReadGroup.value === "SEQEND") groupsOf(scanner);
+    return entity;
+  }
+}
+
 class HatchHandler {
   ForEntityName = "HATCH";
   parseEntity(scanner: Scanner, curr: Group) {
@@ -154,7 +175,7 @@ function hatchEdge(type: number, take: (code: number) => number, point: (x: numb
 
 function parser(): DxfParser {
   const p = new DxfParser();
-  for (const handler of [TraceHandler, AttribHandler, HatchHandler, ...COUNTED.map(countingHandler)]) p.registerEntityHandler(handler as never);
+  for (const handler of [TraceHandler, AttribHandler, HatchHandler, PolylineHandler, ...COUNTED.map(countingHandler)]) p.registerEntityHandler(handler as never);
   return p;
 }
 
