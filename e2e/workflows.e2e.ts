@@ -313,9 +313,13 @@ describe("workflow studio", () => {
     await expectNoSeriousViolations();
   }, 120_000);
 
-  test("Run: pick an uploaded file, see the charge, start, land on the run's page", async () => {
+  test("Run on the server: pick an uploaded file, see the charge, start, land on the run's page", async () => {
     await page.getByRole("button", { name: "Run", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Run Drawings" });
+    // Every step of it runs in the browser too, so This device is chosen first; the server is a pick.
+    await dialog.getByRole("group", { name: "Run on" }).getByText(/^Runs on this device/).waitFor();
+    await dialog.getByRole("radio", { name: "Server" }).check();
+    await dialog.getByRole("group", { name: "Run on" }).getByText(/^You picked the server/).waitFor();
     await dialog.getByRole("checkbox", { name: "plan.pdf" }).check();
     await dialog.getByText(/^1 file: this run costs \d+ credits? \(1 of \d+ steps\)\.$/).waitFor({ timeout: 30_000 });
     await expectNoSeriousViolations();
