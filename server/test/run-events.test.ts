@@ -247,8 +247,10 @@ describe("GET /api/workflows/runs/{runId}/events", () => {
     expectMatchesDetail([...before, ...after], final);
     // A fresh connection to the ended run: its rows as they are, then the end.
     expectMatchesDetail(await collect(c, runId), final);
-    // Nothing is newer than the last id: the stream ends at once, empty.
+    // Nothing is newer than the last id: 204, no stream (an EventSource stops reconnecting), and the iterator ends empty.
     expect(await collect(c, runId, { lastEventId: after.at(-1)!.id })).toEqual([]);
+    const done = await c.t.fetchOk(`/api/workflows/runs/${runId}/events`, { headers: { accept: "text/event-stream", "last-event-id": after.at(-1)!.id } });
+    expect(done.status).toBe(204);
   }, 60_000);
 
   test("a cancel sends the run and the steps it skipped, nothing else", async () => {

@@ -51,7 +51,7 @@ const RUN_RULES =
   "Charge: workflow.base_credits + workflow.per_step_credits x tool steps (op.<slug> nodes, those of sub-workflows included; op.workflow itself is not charged), taken atomically with the run's creation: 402 INSUFFICIENT_CREDITS and nothing created when short. Every file must be the caller's (404 otherwise) and UPLOADED (409). workflow.enabled off: 403 FEATURE_DISABLED; more tool steps than workflow.max_steps: 422 LIMIT_EXCEEDED, nothing charged. A run with no files succeeds with empty outputs.";
 
 const RUN_EVENTS_DESCRIPTION =
-  "text/event-stream. `event: run` carries the run (the Run schema), `event: step` one step that changed (the Step schema: nodeId, status, attempts, error, files, logs). Every event has an `id:`, growing with every change of the run. A first connection gets the run and all its steps (in id order); a reconnection with the header Last-Event-ID gets exactly the changes after that id, none lost, none repeated (a step that changed twice since is sent once, as it is now). Changes made by any server process show up (the stream reads the database when a run or step table changes, and polls as a fallback). A comment heartbeat keeps the connection alive (SSE_HEARTBEAT_MS, 15 s by default). The stream ends after the events that reach a terminal run status (succeeded, failed, cancelled); on a run that already ended it sends what is newer than Last-Event-ID and ends. A server process that stops ends its streams with `event: reconnect` (no id): connect again with Last-Event-ID. Another user's or an unknown run: 404 before the stream starts; a Last-Event-ID that is not a number: 400.";
+  "text/event-stream. `event: run` carries the run (the Run schema), `event: step` one step that changed (the Step schema: nodeId, status, attempts, error, files, logs). Every event has an `id:`, growing with every change of the run. A first connection gets the run and all its steps (in id order); a reconnection with the header Last-Event-ID gets exactly the changes after that id, none lost, none repeated (a step that changed twice since is sent once, as it is now). Changes made by any server process show up (the stream reads the database when a run or step table changes, and polls as a fallback). A comment heartbeat keeps the connection alive (SSE_HEARTBEAT_MS, 15 s by default). The stream ends after the events that reach a terminal run status (succeeded, failed, cancelled); on a run that already ended it sends what is newer than Last-Event-ID and ends, or answers 204 No Content when nothing is (which stops a browser's EventSource from reconnecting). A server process that stops ends its streams with `event: reconnect` (no id): connect again with Last-Event-ID. Another user's or an unknown run: 404 before the stream starts; a Last-Event-ID that is not a number: 400.";
 
 /** Last-Event-ID: the id of the last event the client has (0: none). */
 function lastEventId(raw: string | null): number {
@@ -150,6 +150,8 @@ export function workflowsModule(s: Pick<Services, "callers">, w: WorkflowService
         const after = lastEventId(request.headers.get("last-event-id"));
         const first = await events.hub.read(run.id, after);
         if (!first) throw fail.notFound("Run");
+        // Nothing newer and nothing to come: 204 tells an EventSource to stop reconnecting.
+        if (first.ended && !first.events.length) return new Response(null, { status: 204 });
         return runEventStream(events.hub, run.id, after, first, events.heartbeatMs, request.signal);
       },
       {
