@@ -123,6 +123,8 @@ describe("workflow runs in the browser", () => {
     for (const id of ["src", "gate", "shrink", "dl"]) await step(id).getByText("succeeded", { exact: true }).waitFor({ timeout: 30_000 });
     // The graph shows the steps coloured by status; the result can be downloaded.
     expect(await page.locator(".react-flow__node.tone-good").count()).toBe(4);
+    // The timeline: a bar for each step, each with its duration.
+    expect(await page.locator(".timeline-bar.tone-good").count()).toBe(4);
     const results = page.getByRole("list", { name: "Results" });
     await results.getByRole("link", { name: /^Download / }).first().waitFor({ timeout: 30_000 });
     await expectNoSeriousViolations();
@@ -142,6 +144,7 @@ describe("workflow runs in the browser", () => {
     await gate.getByText("APPROVAL_REJECTED").waitFor();
     await gate.getByText(/What to do: .*Retry the failed steps/).waitFor();
     await step("shrink").getByText("skipped", { exact: true }).waitFor();
+    expect((await api.workflows.runDetail(runId)).approvals.some((a) => a.decision === "rejected" && a.note === "wrong sheet")).toBe(true);
     await shoot("run-page-failed");
 
     const before = await balance();
