@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { ADMIN_EMAIL, startTestServer, type TestServer } from "../server/test/harness";
 import { seriousViolations } from "./support/axe";
+import { signIn } from "./support/app";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
-import { requireWebBuild, signIn } from "./support/web";
+import { requireWebBuild } from "./support/web";
 
 let srv: TestServer;
 let browser: Browser;

@@ -14,7 +14,8 @@ import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { Browser, Page } from "playwright-core";
 import { ADMIN_EMAIL, PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium, logPageErrors } from "./support/browser";
+import { signIn } from "./support/app";
+import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { downloadResults, engineChosen, requireWebBuild, startTool, waitForDone } from "./support/web";
 
@@ -66,10 +67,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+afterAll(() => closeAll(browser, srv));
 
 describe("the web app, screen by screen", () => {
   test("first visit: the shell only, kept for offline use, installable", async () => {
@@ -269,10 +267,7 @@ describe("the web app, screen by screen", () => {
     await context.route(/\/assets\/tools\/tool\.worker-[^/]+\.js$/, (route) => route.abort());
     const user = await srv.user();
     await other.goto(`${srv.url}/sign-in`);
-    await other.getByLabel("Email").fill(user.email);
-    await other.getByLabel("Password").fill(PASSWORD);
-    await other.getByRole("button", { name: "Sign in", exact: true }).click();
-    await other.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 15_000 });
+    await signIn(other, user.email, { exact: true, timeout: 15_000 });
     await other.getByText(/Tools cannot run in this browser/).waitFor({ timeout: 60_000 });
     await startTool(other, [{ name: "note.pdf", mime: "application/pdf", bytes: await makePdf(1, "No worker") }], "pdf.compress", {});
     await engineChosen(other, "Server");

@@ -9,8 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
-import { launchChromium, logPageErrors } from "./support/browser";
+import { startTestServer, waitFor, type TestServer } from "../server/test/harness";
+import { signIn } from "./support/app";
+import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { engineChosen, requireWebBuild } from "./support/web";
 
@@ -28,10 +29,7 @@ beforeAll(async () => {
   logPageErrors(page);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+afterAll(() => closeAll(browser, srv));
 
 describe("cancel a batch", () => {
   test("queued items are cancelled, the batch shows cancelled, their per-file credits come back", async () => {
@@ -41,10 +39,7 @@ describe("cancel a batch", () => {
     const before = (await client.account()).credits;
 
     await page.goto(`${srv.url}/sign-in`);
-    await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+    await signIn(page, client.email);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Batches", exact: true }).click();
 
     const form = page.getByRole("form", { name: "New batch" });
@@ -80,10 +75,7 @@ describe("cancel a run on the server", () => {
     const own = await (await browser.newContext()).newPage();
     logPageErrors(own);
     await own.goto(`${srv.url}/sign-in`);
-    await own.getByLabel("Email").fill(client.email);
-    await own.getByLabel("Password").fill(PASSWORD);
-    await own.getByRole("button", { name: "Sign in" }).click();
-    await own.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+    await signIn(own, client.email);
     await own.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Convert", exact: true }).click();
     await own.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
 

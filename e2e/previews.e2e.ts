@@ -13,8 +13,9 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PNG } from "pngjs";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { launchChromium, logPageErrors } from "./support/browser";
+import { startTestServer, type TestServer } from "../server/test/harness";
+import { signIn } from "./support/app";
+import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { fixtureFile, makeGeoJson, makePdf } from "./support/inputs";
 import { engineChosen, requireWebBuild, startTool, waitForDone } from "./support/web";
 
@@ -103,16 +104,10 @@ beforeAll(async () => {
     if (!url.startsWith(srv.url) && !/^(blob|data):/.test(url)) foreign.push(url);
   });
   await page.goto(`${srv.url}/sign-in`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+  await signIn(page, EMAIL, { button: "Create account" });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+afterAll(() => closeAll(browser, srv));
 
 describe("previews", () => {
   test("a GLB from the BIM tools in the 3D viewer, orbited", async () => {

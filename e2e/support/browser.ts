@@ -25,6 +25,11 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
+/** Closes what a spec opened, in the order given (the browser before the server it talks to); one never opened is passed over. */
+export async function closeAll(...opened: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  for (const o of opened) await o?.close();
+}
+
 /** Prints the page's uncaught errors in the test output (they explain a failed wait); returns the page. */
 export function logPageErrors(page: Page): Page {
   page.on("pageerror", (err) => console.log(`[browser pageerror] ${err.message}`));
