@@ -325,8 +325,9 @@ describe("workflow studio", () => {
     await expectNoSeriousViolations();
     await dialog.getByRole("button", { name: "Start run" }).click();
     await page.waitForURL(/\/workflows\/runs\/run_/, { timeout: 30_000 });
-    await page.getByRole("heading", { level: 1, name: "Workflow run" }).waitFor();
-    await page.getByRole("status").filter({ hasText: "succeeded" }).waitFor({ timeout: 90_000 });
+    // The run page is headed with the workflow's name.
+    await page.getByRole("heading", { level: 1, name: "Drawings" }).waitFor({ timeout: 30_000 });
+    await page.getByTestId("run-status").getByText("succeeded", { exact: true }).waitFor({ timeout: 90_000 });
     const runId = new URL(page.url()).pathname.split("/").pop()!;
     const detail = await api.workflows.runDetail(runId);
     expect(detail.run.trigger).toBe("manual");
