@@ -25,6 +25,11 @@ const RunGraph = lazy(() => import("./runs/RunGraph"));
 
 export function RunScreen() {
   const { runId } = useParams({ from: "/workflows/runs/$runId" });
+  // Another run (a replay opened) starts afresh: its own stream, its own state.
+  return <RunPage key={runId} runId={runId} />;
+}
+
+function RunPage({ runId }: { runId: string }) {
   const { detail, mode } = useRunLive(runId);
   if (detail.isPending) return <Frame title="Workflow run">Loading…</Frame>;
   if (!detail.data)
@@ -33,7 +38,7 @@ export function RunScreen() {
         <ErrorText error={detail.error} />
       </Frame>
     );
-  return <RunView key={runId} detail={detail.data} mode={mode} />;
+  return <RunView detail={detail.data} mode={mode} />;
 }
 
 function Frame({ title, children }: { title: string; children: React.ReactNode }) {
