@@ -130,6 +130,20 @@ const ROWS: Row[] = [
     same: "bytes",
   },
   {
+    family: "mesh",
+    slug: "mesh.info",
+    files: async () => [packageFile("occt-import-js", "test/testfiles/cube-10x10mm/Cube 10x10.stl", "model/stl")],
+    params: {},
+    same: "bytes",
+  },
+  {
+    family: "mesh",
+    slug: "mesh.convert",
+    files: async () => [packageFile("occt-import-js", "test/testfiles/cube-10x10mm/Cube 10x10.stl", "model/stl")],
+    params: { to: "glb" },
+    same: "bytes",
+  },
+  {
     family: "media",
     slug: "media.transcode",
     files: async () => [{ name: "tone.wav", mime: "audio/wav", bytes: makeWav(1) }],

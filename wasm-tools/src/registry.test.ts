@@ -51,6 +51,8 @@ describe("registry", () => {
       "drawing.to-geojson",
       "drawing.to-pdf",
       "drawing.to-dxf",
+      "mesh.info",
+      "mesh.convert",
     ].sort());
     for (const slug of slugs) expect(getTool(slug)?.manifest.slug).toBe(slug);
     expect(getTool("pdf.nope")).toBeUndefined();

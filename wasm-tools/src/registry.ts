@@ -16,6 +16,7 @@ import { pcbTools } from "./pcb/index";
 import { bimTools } from "./bim/index";
 import { mediaTools } from "./media/index";
 import { drawingTools } from "./drawing/index";
+import { meshTools } from "./mesh/index";
 
 /** A tool: its manifest (data, cheap to import) and a loader for its run module (pulls in WASM glue). */
 export interface ToolEntry {
@@ -38,6 +39,7 @@ export const TOOL_ENTRIES: readonly ToolEntry[] = checkRegistry([
   ...bimTools,
   ...mediaTools,
   ...drawingTools,
+  ...meshTools,
 ]);
 
 const bySlug = new Map(TOOL_ENTRIES.map((entry) => [entry.manifest.slug, entry]));

@@ -5,7 +5,7 @@
 import type { TObject } from "@sinclair/typebox";
 import type { FormatId } from "../formats";
 
-export type ToolFamily = "pdf" | "cad" | "gis" | "pointcloud" | "pcb" | "bim" | "media" | "drawing";
+export type ToolFamily = "pdf" | "cad" | "gis" | "pointcloud" | "pcb" | "bim" | "media" | "drawing" | "mesh";
 
 export interface ToolManifest {
   /** `<family>.<operation>`, e.g. `pdf.compress`. */

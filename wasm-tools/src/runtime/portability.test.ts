@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { listManifests } from "../registry";
 
 const SRC = resolve(import.meta.dir, "..");
-const PACKAGES = ["@sinclair/typebox", "@vektor/shared", "pdf-lib", "mupdf", "laz-perf", "gerber-parser", "gerber-plotter", "gerber-to-svg", "pcb-stackup-core", "whats-that-gerber", "xml-element-string", "fflate", "gdal3.js", "occt-import-js", "web-ifc", "@mlightcad/libredwg-web", "dxf-parser"];
+const PACKAGES = ["@sinclair/typebox", "@vektor/shared", "pdf-lib", "mupdf", "laz-perf", "gerber-parser", "gerber-plotter", "gerber-to-svg", "pcb-stackup-core", "whats-that-gerber", "xml-element-string", "fflate", "gdal3.js", "occt-import-js", "web-ifc", "@mlightcad/libredwg-web", "dxf-parser", "three"];
 const FORBIDDEN: [RegExp, string][] = [
   [/\bfrom\s+["'](?:node:[^"']+|(?:fs|path|os|url|module|child_process|worker_threads)(?:\/[^"']*)?)["']/, "imports a Node built-in"],
   [/\bimport\(\s*["']node:/, "imports a Node built-in"],

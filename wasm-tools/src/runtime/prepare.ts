@@ -16,6 +16,7 @@ const ENGINES: Record<ToolFamily, (() => Promise<unknown>) | null> = {
   media: () => import("../media/init").then((m) => m.loadFfmpegModule()),
   pcb: null,
   drawing: () => import("../drawing/init").then((m) => m.loadLibreDwgModule()),
+  mesh: null,
 };
 
 /**

@@ -1,7 +1,7 @@
 /** Which tool families run without a network here (each is kept after its first use). */
 import { useOfflineFamilies } from "../../tools/offline";
 
-const TITLES: Record<string, string> = { pdf: "PDF", cad: "CAD", gis: "GIS", pointcloud: "Point clouds", pcb: "PCB", bim: "BIM", media: "Media", drawing: "Drawings (DWG, DXF)" };
+const TITLES: Record<string, string> = { pdf: "PDF", cad: "CAD", gis: "GIS", pointcloud: "Point clouds", pcb: "PCB", bim: "BIM", media: "Media", drawing: "Drawings (DWG, DXF)", mesh: "Meshes" };
 
 export function OfflineFamilies() {
   const { data } = useOfflineFamilies();

@@ -29,6 +29,7 @@ const FAMILY_LABELS: Record<string, string> = {
   pointcloud: "Point clouds",
   media: "Media",
   drawing: "Drawings",
+  mesh: "Meshes",
   workflow: "Workflows",
 };
 
