@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import { apiToken } from "../src/db/schema";
 import { makePdf } from "./fixtures";
 import { startTestServer, waitFor, type TestServer } from "./harness";
-import { isTerminalRun } from "@vektor/shared/schemas/vocab";
+import { isTerminalBatch, isTerminalRun } from "@vektor/shared/schemas/vocab";
 
 let srv: TestServer;
 const open: Client[] = [];
@@ -204,7 +204,7 @@ describe("the tools", () => {
     const { batchId, credits } = r.structuredContent as { batchId: string; credits: number };
     expect(credits).toBe(1 + 1 * 2);
     expect((await c.account()).credits).toBe(before - 3);
-    const ended = await waitFor("the batch completing", () => c.t.call<{ batch: BatchView; files: { outFileId: string | null }[] }>("GET", `/api/batch/${batchId}`), (d) => ["completed", "failed", "cancelled"].includes(d.batch.status), 120_000, 100);
+    const ended = await waitFor("the batch completing", () => c.t.call<{ batch: BatchView; files: { outFileId: string | null }[] }>("GET", `/api/batch/${batchId}`), (d) => isTerminalBatch(d.batch.status), 120_000, 100);
     expect(ended.batch).toMatchObject({ status: "completed", total: 2, done: 2, failed: 0, credits: 3 });
     expect(ended.files.every((f) => f.outFileId)).toBe(true);
     const listed = (await call(client, "list_batches")).structuredContent as Page<BatchView & { name: string }>;
