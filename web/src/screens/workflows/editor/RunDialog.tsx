@@ -128,7 +128,16 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
       {engine === "device" ? (
         <DeviceForm files={localFiles} busy={busy} onFiles={setLocalFiles} onStart={() => void runHere()} onCancel={busy ? () => running.current?.abort() : close} />
       ) : (
-        <ServerForm workflowId={workflowId} versionId={versionId} settings={settings} onStarting={() => setStatus("Starting on the server…")} onClose={close} />
+        <>
+          {localFiles.length ? (
+            <p>
+              <button type="button" className="secondary" onClick={() => setLocalFiles([])}>
+                Forget the files picked on this device
+              </button>
+            </p>
+          ) : null}
+          <ServerForm workflowId={workflowId} versionId={versionId} settings={settings} onStarting={() => setStatus("Starting on the server…")} onClose={close} />
+        </>
       )}
       <p role="status" aria-live="polite">
         {status}
