@@ -4,7 +4,7 @@
  * lines. Steps of a sub-workflow are listed under their op.workflow step.
  */
 import type { Run, Step } from "@vektor/shared/schemas/workflow";
-import { adviceFor, elapsed, formatDuration, stepWord, toneOf } from "./run-view";
+import { adviceFor, elapsed, formatDuration, nestSteps, stepWord, toneOf } from "./run-view";
 import { FileLinks } from "./FileLinks";
 
 export interface StepListProps {
@@ -15,8 +15,7 @@ export interface StepListProps {
 }
 
 export function StepList({ run, steps, titleOf, now }: StepListProps) {
-  const children = new Map<string | null, Step[]>();
-  for (const s of steps) children.set(s.parentNodeId, [...(children.get(s.parentNodeId) ?? []), s]);
+  const children = nestSteps(steps);
   const render = (parent: string | null, label?: string) => (
     <ul className="run-steps" aria-label={label}>
       {(children.get(parent) ?? []).map((s) => (

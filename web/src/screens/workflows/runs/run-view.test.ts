@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { RunDetail, Step } from "@vektor/shared/schemas/workflow";
-import { adviceFor, elapsed, formatDuration, MIN_BAR, stepWord, timeLeft, timeline, toneOf, withStep } from "./run-view";
+import { adviceFor, elapsed, formatDuration, MIN_BAR, nestSteps, stepWord, timeLeft, timeline, toneOf, withStep } from "./run-view";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const T0 = Date.parse(at(0));
@@ -112,5 +112,23 @@ describe("withStep", () => {
     expect(withStep(detail, step("b", "running")).steps.map((s) => `${s.nodeId}:${s.status}`)).toEqual(["a:succeeded", "b:running"]);
     expect(withStep(detail, step("c", "pending")).steps.map((s) => s.nodeId)).toEqual(["a", "b", "c"]);
     expect(detail.steps[1]!.status).toBe("pending");
+  });
+});
+
+describe("nestSteps", () => {
+  test("groups a sub-workflow's steps under their op.workflow step, keeping the run's order", () => {
+    const steps = [
+      { nodeId: "in", parentNodeId: null },
+      { nodeId: "sub", parentNodeId: null },
+      { nodeId: "sub/a", parentNodeId: "sub" },
+      { nodeId: "sub/inner", parentNodeId: "sub" },
+      { nodeId: "sub/inner/b", parentNodeId: "sub/inner" },
+      { nodeId: "out", parentNodeId: null },
+    ];
+    const nested = nestSteps(steps);
+    expect([...nested.keys()]).toEqual([null, "sub", "sub/inner"]);
+    expect(nested.get(null)!.map((s) => s.nodeId)).toEqual(["in", "sub", "out"]);
+    expect(nested.get("sub")!.map((s) => s.nodeId)).toEqual(["sub/a", "sub/inner"]);
+    expect(nested.get("sub/inner")!.map((s) => s.nodeId)).toEqual(["sub/inner/b"]);
   });
 });

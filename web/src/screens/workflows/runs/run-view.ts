@@ -134,3 +134,14 @@ export function withStep(detail: RunDetail, step: Step): RunDetail {
   const steps = at < 0 ? [...detail.steps, step] : detail.steps.map((s, i) => (i === at ? step : s));
   return { ...detail, steps };
 }
+
+/** Steps by the op.workflow step they run under (null: the top level), each group in the run's order. */
+export function nestSteps<S extends Pick<Step, "parentNodeId">>(steps: readonly S[]): Map<string | null, S[]> {
+  const out = new Map<string | null, S[]>();
+  for (const s of steps) {
+    const group = out.get(s.parentNodeId);
+    if (group) group.push(s);
+    else out.set(s.parentNodeId, [s]);
+  }
+  return out;
+}
