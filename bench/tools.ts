@@ -35,7 +35,7 @@ if (RUNS_ENV !== null && !(Number.isInteger(RUNS_ENV) && RUNS_ENV >= 1)) throw n
 const ONLY = process.env.BENCH_ONLY ?? "";
 const TIMEOUT_MS = 300_000;
 
-const NATIVE = { qpdf: "qpdf", mutool: "mupdf-tools", pdftotext: "poppler-utils", ogr2ogr: "gdal-bin", gdal_translate: "gdal-bin", ffmpeg: "ffmpeg", gerbv: "gerbv" };
+const NATIVE = { qpdf: "qpdf", mutool: "mupdf-tools", pdftotext: "poppler-utils", ogr2ogr: "gdal-bin", gdal_translate: "gdal-bin", ffmpeg: "ffmpeg", gerbv: "gerbv", assimp: "assimp-utils" };
 
 const teardown = new Teardown("tools", existsSync("/dev/shm") ? "/dev/shm" : tmpdir());
 const work = teardown.dir;
@@ -112,12 +112,41 @@ async function makeInputs() {
   const video: InputFile = { name: `testsrc-${videoSeconds}s.mp4`, path: mp4, mime: "video/mp4" };
 
   const gbr = save(`copper-${pads}pads.gbr`, gerber(pads, traces), "application/vnd.gerber");
+  const meshSide = size(1000, 100);
+  const stl = save(`grid-${meshSide * meshSide}tri.stl`, gridStl(meshSide), "model/stl");
   const realGerber = join(TRACESPACE_BOARDS, "8bit-mixtape", "mixtape.gto");
   const real: InputFile = { name: "mixtape.gto", path: join(inDir, "mixtape.gto"), mime: "application/vnd.gerber" };
   copyFileSync(realGerber, real.path);
 
   console.log(`[tools] inputs made in ${((performance.now() - t0) / 1000).toFixed(1)} s under ${inDir}`);
-  return { big, small, render, bloated, gj, tiff, audio, video, gbr, real, pdfPages, splitPages, renderPages, bloatPages, features, rasterSide, wavSeconds, videoSeconds, pads };
+  return { big, small, render, bloated, gj, tiff, audio, video, gbr, real, stl, meshSide, pdfPages, splitPages, renderPages, bloatPages, features, rasterSide, wavSeconds, videoSeconds, pads };
+}
+
+/** A binary STL of a wavy height field: `side` x `side / 2` quads, two triangles each (1 M triangles for side 1000). */
+function gridStl(side: number): Uint8Array {
+  const [nx, ny] = [side, side / 2];
+  const count = nx * ny * 2;
+  const out = new Uint8Array(84 + 50 * count);
+  const view = new DataView(out.buffer);
+  view.setUint32(80, count, true);
+  const z = (x: number, y: number) => Math.sin(x / 17) * Math.cos(y / 23) * 5;
+  let at = 84;
+  const corner = (x: number, y: number) => {
+    view.setFloat32(at, x, true);
+    view.setFloat32(at + 4, y, true);
+    view.setFloat32(at + 8, z(x, y), true);
+    at += 12;
+  };
+  for (let y = 0; y < ny; y++) {
+    for (let x = 0; x < nx; x++) {
+      for (const tri of [[[x, y], [x + 1, y], [x + 1, y + 1]], [[x, y], [x + 1, y + 1], [x, y + 1]]]) {
+        at += 12; // normal left zero: readers compute it
+        for (const [cx, cy] of tri) corner(cx, cy);
+        at += 2;
+      }
+    }
+  }
+  return out;
 }
 
 /** LibreDWG's test drawings in the repo's fixtures/ (provenance in fixtures/README.md). */
@@ -220,6 +249,14 @@ function cases(i: Awaited<ReturnType<typeof makeInputs>>): Case[] {
       files: [DRAWING("example_2000.dwg")],
       target: pdfTarget,
       natives: [{ label: "ogr2ogr -f GeoJSON (GDAL CAD driver)", argv: ([a], o) => ["ogr2ogr", "-f", "GeoJSON", `${o}/out.geojson`, a] }],
+    },
+    {
+      slug: "mesh.convert",
+      input: `binary STL -> GLB, ${(i.meshSide * i.meshSide).toLocaleString("en")} triangles (generated), ${mb(i.stl.path)}`,
+      params: { to: "glb" },
+      files: [i.stl],
+      target: 3,
+      natives: [{ label: "assimp export (glb2)", argv: ([a], o) => ["assimp", "export", a, `${o}/out.glb`, "-fglb2"] }],
     },
     {
       slug: "gis.raster-convert",

@@ -252,6 +252,24 @@ describe("other families on the server", () => {
     expect(again.status).toBe("succeeded");
   }, 120_000);
 
+  test("mesh tools (issue 23): STL -> 3MF -> GLB keeps the cube's 12 triangles; an STL lying about its count is refused at upload", async () => {
+    const { readFileSync } = await import("node:fs");
+    const stl = new Uint8Array(readFileSync(join(import.meta.dir, "..", "node_modules", "occt-import-js", "test", "testfiles", "cube-10x10mm", "Cube 10x10.stl")));
+    const c = await srv.user();
+    const cube = await c.files.upload(new Blob([stl]), { filename: "cube.stl", mime: "model/stl" });
+    const threeMf = await c.t.call<Job>("POST", "/api/tools/mesh.convert", { fileIds: [cube.fileId], params: { to: "3mf" } });
+    expect(threeMf.status).toBe("succeeded");
+    expect(threeMf.outputs[0]).toMatchObject({ filename: "cube.3mf", mime: "model/3mf" });
+    const glb = await c.t.call<Job>("POST", "/api/tools/mesh.convert", { fileIds: [threeMf.outputs[0].fileId], params: { to: "glb" } });
+    expect(glb.status).toBe("succeeded");
+    const info = await c.t.call<Job>("POST", "/api/tools/mesh.info", { fileIds: [glb.outputs[0].fileId] });
+    expect(JSON.parse(await (await c.files.download(info.outputs[0].fileId)).text())).toMatchObject({ format: "glb", triangles: 12, watertight: true });
+    // A binary STL whose count does not match its size is refused at upload already (the tool's own check is tested in wasm-tools).
+    const lying = stl.slice();
+    new DataView(lying.buffer).setUint32(80, 13, true);
+    await expectApiError(() => c.files.upload(new Blob([lying]), { filename: "lying.stl", mime: "model/stl" }), "FILE_SIGNATURE_MISMATCH", 422);
+  }, 120_000);
+
   test("gis.convert GeoJSON -> GeoPackage on the server, read back by ogrinfo", async () => {
     const c = await srv.user();
     const geojson = JSON.stringify({
