@@ -132,6 +132,21 @@ describe("workflow runs in the browser", () => {
     doneRunId = runId;
   }, 120_000);
 
+  test("without the event stream the page polls and still follows the run", async () => {
+    const runId = await waitingRun(gateId);
+    const events = `**/api/workflows/runs/${runId}/events`;
+    await page.route(events, (route) => route.abort());
+    try {
+      await openRun(runId, "Check then compress");
+      await page.locator('[data-live="poll"]').waitFor({ state: "attached", timeout: 30_000 });
+      await api.workflows.approve(runId, { decision: "approved" });
+      await runStatus().getByText("succeeded", { exact: true }).waitFor({ timeout: 60_000 });
+      await step("dl").getByText("succeeded", { exact: true }).waitFor({ timeout: 30_000 });
+    } finally {
+      await page.unroute(events);
+    }
+  }, 120_000);
+
   test("an approval rejected on the page fails its step with the code and what to do; Retry failed steps completes the run, free", async () => {
     const runId = await waitingRun(gateId);
     await openRun(runId, "Check then compress");
