@@ -300,7 +300,7 @@ const LAS_FILES = ["Haystack_Rock.las", "autzen_trim.las", "point-color-time.las
 const LAZ_FILES = ["autzen_trim.laz", "extrabytes.laz", "point-color-time.las.laz", "point-time-1.4.las.laz"];
 const IFC_FILES = ["example.ifc", "duplex.ifc", "AC20-FZK-Haus.ifc"];
 /** LibreDWG's test drawings, Release 2.10 to 2018 (fixtures/README.md). */
-const DWG_FILES = ["r2.10-entities.dwg", "example_r14.dwg", "example_2000.dwg", "example_2018.dwg", "sample_2018.dwg", "2018-Arc.dwg"];
+const DWG_FILES = ["r2.10-entities.dwg", "example_r14.dwg", "example_2000.dwg", "2004-Arc.dwg", "2007-Arc.dwg", "2010-Leader.dwg", "2013-Constraints.dwg", "example_2018.dwg", "sample_2018.dwg", "2018-Arc.dwg"];
 const DXF_FILES = ["example_r12.dxf", "sample_r14.dxf", "2000-entities-2d.dxf", "example_2018.dxf"];
 const GLTF = { asset: { version: "2.0" }, scenes: [{ nodes: [] }], scene: 0 };
 /** The smallest 3MF package: content types, the root relationship and an empty model part. */
