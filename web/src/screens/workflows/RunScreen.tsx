@@ -137,7 +137,10 @@ function RunView({ detail, mode }: { detail: RunDetail; mode: LiveMode }) {
         ) : null}
         <Steering run={run} steps={steps} runVersion={runVersion} currentVersion={currentN ? `version ${currentN}` : "the current version"} currentVersionId={currentVersionId} />
       </section>
-      {pending.length ? <PendingApprovals runId={run.runId} approvals={pending} titleOf={(id) => titleOf(steps.find((s) => s.nodeId === id) ?? ({ type: id } as Step))} now={now} /> : null}
+      {pending.length ? <PendingApprovals runId={run.runId} approvals={pending} titleOf={(id) => {
+            const s = steps.find((x) => x.nodeId === id);
+            return s ? titleOf(s) : id;
+          }} now={now} /> : null}
       {run.outputFileIds.length ? (
         <section className="card" aria-labelledby="run-results">
           <h2 id="run-results">Results</h2>
