@@ -8,7 +8,7 @@ describe("paletteGroups", () => {
   const groups = paletteGroups(CATALOG);
 
   it("groups Triggers, Sources, operations by tool family, Logic, Sinks, in that order", () => {
-    expect(groups.map((g) => g.label)).toEqual(["Triggers", "Sources", "PDF", "Point clouds", "CAD", "GIS", "PCB", "BIM", "Media", "Workflows", "Logic", "Sinks"]);
+    expect(groups.map((g) => g.label)).toEqual(["Triggers", "Sources", "PDF", "Point clouds", "CAD", "GIS", "PCB", "BIM", "Media", "Drawings", "Meshes", "Workflows", "Logic", "Sinks"]);
     expect(types(groups[0].entries)).toEqual(["trigger.manual", "trigger.webhook", "trigger.schedule"]);
     expect(types(groups.find((g) => g.label === "Sinks")!.entries)).toEqual(["sink.download", "sink.zip", "sink.rename"]);
     expect(groups.find((g) => g.label === "PDF")!.family).toBe("pdf");
