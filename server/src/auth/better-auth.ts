@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { schema } from "../db/schema";
 import type { Settings } from "../config/keys";
 import { recordGrant } from "../credits/ledger";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordPolicy } from "./password-policy";
 
 export interface AuthDeps {
   db: Db;
@@ -26,7 +27,8 @@ export function createAuth({ db, config, baseUrl, secret, adminEmails, accountCh
     secret,
     trustedOrigins: [baseUrl],
     database: drizzleAdapter(db, { provider: "pg", schema }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_PASSWORD_LENGTH },
+    hooks: { before: passwordPolicy },
     // Better Auth turns its origin and CSRF checks off when NODE_ENV=test; keep them on so that
     // tests see what production does.
     advanced: { cookiePrefix: "svc", disableOriginCheck: false },

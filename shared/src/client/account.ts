@@ -9,6 +9,9 @@ export function authApi(t: Transport) {
     /** Keeps the session cookie (outside browsers) for the calls that follow. */
     signIn: (b: { email: string; password: string }) => t.call<AuthUser>("POST", "/api/auth/sign-in/email", b),
     signOut: () => t.call<SignedOut>("POST", "/api/auth/sign-out", {}),
+    /** Refused (400) for a wrong current password or a new one on the common-password list; other sessions end by default. */
+    changePassword: (b: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean }) =>
+      t.call<{ token: string | null }>("POST", "/api/auth/change-password", { revokeOtherSessions: true, ...b }),
   };
 }
 
