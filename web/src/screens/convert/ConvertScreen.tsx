@@ -12,12 +12,15 @@ import type { ToolInfo } from "../../tools/catalog";
 import { EngineChoice } from "./EngineChoice";
 import { OfflineFamilies } from "./OfflineFamilies";
 import { Results } from "./Results";
+import { RunUnits } from "./RunUnits";
+import { zipName } from "./download-all";
+import type { RunMode } from "./tool-run";
 import { useToolRun } from "./use-tool-run";
 
 export function ConvertScreen() {
   const { state, plan, dispatch, deviceError, run, cancel } = useToolRun();
-  const { files, values, running, progress, status, alert, results } = state;
-  const { choices, tool, fields, auto, blocked, engine, problem, canRun } = plan;
+  const { files, values, running, units, progress, status, alert, results } = state;
+  const { choices, tool, mode, fields, blocked, engine, engineHint, problem, canRun } = plan;
   const busy = Boolean(running);
   const chooseFiles = (list: File[]) => dispatch({ type: "choose-files", files: list });
 
@@ -45,11 +48,11 @@ export function ConvertScreen() {
             ))}
           </select>
           <small id="tool-hint" className="hint">
-            {toolHint(tool, files, choices.length)}
+            {toolHint(tool, files, choices.length, mode)}
           </small>
         </div>
         {tool ? <ParamsForm key={tool.slug} fields={fields} values={values} disabled={busy} onChange={(key, value) => dispatch({ type: "set-value", key, value })} /> : null}
-        <EngineChoice value={engine} reason={auto.reason} blocked={blocked} disabled={busy || !tool} onPick={(picked) => dispatch({ type: "pick-engine", engine: picked })} />
+        <EngineChoice value={engine} reason={engineHint} blocked={blocked} disabled={busy || !tool} onPick={(picked) => dispatch({ type: "pick-engine", engine: picked })} />
         <div className="actions">
           <button type="submit" disabled={!canRun}>
             Run
@@ -62,6 +65,7 @@ export function ConvertScreen() {
           <label htmlFor="progress">Progress</label>
           <progress id="progress" max={100} value={progress} />
         </div>
+        <RunUnits units={units} />
         <p role="status" aria-live="polite">
           {status}
         </p>
@@ -69,16 +73,17 @@ export function ConvertScreen() {
           {alert || (problem && !busy ? problem : "") || (deviceError ? `Tools cannot run in this browser: ${errorMessage(deviceError)}` : "")}
         </p>
       </form>
-      <Results results={results} />
+      <Results results={results} zipName={zipName(tool?.slug ?? "vektor")} />
       <OfflineFamilies />
     </div>
   );
 }
 
-function toolHint(tool: ToolInfo | undefined, files: File[], count: number): string {
+function toolHint(tool: ToolInfo | undefined, files: File[], count: number, mode: RunMode): string {
   if (files.length === 0) return "Choose a file first.";
-  if (count === 0) return `No tool takes ${files.length > 1 ? "these files together" : "this kind of file"}.`;
+  if (count === 0) return `No tool takes ${files.length > 1 ? "all of these files" : "this kind of file"}.`;
   if (!tool) return "";
   const produces = tool.produces.map((id) => formatInfo(id)?.title ?? id).join(", ");
-  return `${tool.description} Produces: ${produces}.`;
+  const runs = files.length < 2 ? "" : mode === "each" ? ` Runs once for each of the ${files.length} files.` : ` Runs once over all ${files.length} files.`;
+  return `${tool.description} Produces: ${produces}.${runs}`;
 }

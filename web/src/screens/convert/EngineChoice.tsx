@@ -3,6 +3,7 @@ import { ENGINE_NAMES, type Engine } from "./engine";
 
 interface Props {
   value: Engine;
+  /** The hint about the engine in use (where the files go), shown unless it is blocked. */
   reason: string;
   blocked: Record<Engine, string | null>;
   disabled: boolean;

@@ -1,28 +1,69 @@
-/** The outputs of the last run as download links, each with a preview when one fits. */
+/**
+ * The outputs of the last run as download links, each with a preview when one fits; grouped by
+ * input file when the tool ran once per file, and all of them as one ZIP ("Download all").
+ */
+import { useState } from "react";
+import { errorMessage } from "../../api/client";
 import { formatBytes } from "../../components/format";
 import { previewKind } from "../../components/previews/kind";
 import { InlinePreview } from "../../components/previews/Preview";
+import { storeZip } from "./download-all";
 import type { Result } from "./runs";
 
-export function Results({ results }: { results: Result[] }) {
+export function Results({ results, zipName }: { results: Result[]; zipName: string }) {
   if (results.length === 0) return null;
+  const groups = new Map<string, Result[]>();
+  for (const r of results) groups.set(r.source ?? "", [...(groups.get(r.source ?? "") ?? []), r]);
   return (
     <section aria-labelledby="results-title" className="card">
       <h2 id="results-title">Results</h2>
-      <ul className="results">
-        {results.map((r) => (
-          <li key={r.href}>
-            <a href={r.href} download={r.name}>
-              Download {r.name}
-            </a>{" "}
-            <span className="hint">
-              ({formatBytes(r.size)}, {r.mime})
-            </span>
-            <ResultPreview result={r} />
-          </li>
-        ))}
-      </ul>
+      {results.length > 1 ? <DownloadAll results={results} name={zipName} /> : null}
+      {[...groups].map(([source, list]) => (
+        <div key={source}>
+          {source ? <h3 className="result-source">From {source}</h3> : null}
+          <ul className="results">
+            {list.map((r) => (
+              <li key={r.href}>
+                <a href={r.href} download={r.name}>
+                  Download {r.name}
+                </a>{" "}
+                <span className="hint">
+                  ({formatBytes(r.size)}, {r.mime})
+                </span>
+                <ResultPreview result={r} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
     </section>
+  );
+}
+
+/** Reads every result (from memory, or from the server), stores them in a ZIP and saves it. */
+function DownloadAll({ results, name }: { results: Result[]; name: string }) {
+  const [state, setState] = useState<{ busy: boolean; error: string }>({ busy: false, error: "" });
+  async function save() {
+    setState({ busy: true, error: "" });
+    try {
+      const files = await Promise.all(results.map(async (r) => ({ name: r.name, bytes: new Uint8Array(await (await r.read()).arrayBuffer()) })));
+      const href = URL.createObjectURL(new Blob([storeZip(files) as Uint8Array<ArrayBuffer>], { type: "application/zip" }));
+      const link = Object.assign(document.createElement("a"), { href, download: name });
+      link.click();
+      // The download has its own copy once started; the URL is not needed after this turn.
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      setState({ busy: false, error: "" });
+    } catch (err) {
+      setState({ busy: false, error: `Could not make the ZIP: ${errorMessage(err)}` });
+    }
+  }
+  return (
+    <p className="actions">
+      <button type="button" onClick={() => void save()} disabled={state.busy}>
+        Download all ({results.length} files, ZIP)
+      </button>
+      {state.error ? <span className="error">{state.error}</span> : null}
+    </p>
   );
 }
 

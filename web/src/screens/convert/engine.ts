@@ -54,6 +54,22 @@ export function serverBlocked({ online, signedIn, cloudEnabled, tool }: ServerFa
   return null;
 }
 
+/** Where the bytes go with `engine`, whichever way it was chosen: what the privacy hint says. */
+export const ENGINE_WHERE: Record<Engine, string> = {
+  device: "Your files stay on this device.",
+  server: "Your files are uploaded to the server and run there.",
+};
+
+/**
+ * The hint under the choice, about the engine in use (not the automatic one): why it cannot run,
+ * else where the files go, with the automatic choice's reason when that is what picked the server.
+ */
+export function engineHint(engine: Engine, auto: Choice, blocked: string | null): string {
+  if (blocked) return blocked;
+  if (engine === "server" && auto.engine === "server") return `${auto.reason} ${ENGINE_WHERE.server}`;
+  return ENGINE_WHERE[engine];
+}
+
 /** Why this device cannot take this run, or null when it can. */
 export function deviceBlocked(tool: ToolInfo | undefined): string | null {
   if (tool && !tool.onDevice) return `${tool.title} does not run in this browser.`;

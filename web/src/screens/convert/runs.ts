@@ -17,8 +17,10 @@ export interface Result {
   href: string;
   /** Object URLs to revoke when the result is replaced. */
   local: boolean;
-  /** Reads the result's bytes (for previews). */
+  /** Reads the result's bytes (for previews and Download all). */
   read: () => Promise<Blob>;
+  /** The input it was made from, when the tool ran once per file. */
+  source?: string;
 }
 
 export interface RunInput {

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { detailOf } from "../../../../server/src/tools/catalog";
 import { mergeTools } from "../../tools/catalog";
 import type { Result } from "./runs";
-import { deriveRun, initialToolRun, toolRun, type RunFacts, type ToolRunAction, type ToolRunState } from "./tool-run";
+import { deriveRun, initialToolRun, modeFor, toolRun, type RunFacts, type ToolRunAction, type ToolRunState } from "./tool-run";
 
 const manifests = listManifests();
 const tools = mergeTools(manifests, manifests.map(detailOf));
@@ -15,7 +15,10 @@ const result: Result = { name: "report.pdf", size: 10, mime: "application/pdf", 
 
 /** The state after `actions`, from the start. */
 const after = (...actions: ToolRunAction[]): ToolRunState => actions.reduce(toolRun, initialToolRun());
-const started = (engine: "device" | "server" = "device"): ToolRunAction => ({ type: "started", running: { controller: new AbortController(), title: "Compress PDF", engine } });
+const started = (engine: "device" | "server" = "device", units = ["report.pdf"]): ToolRunAction => ({ type: "started", running: { controller: new AbortController(), title: "Compress PDF", engine }, units });
+const finished = (results: Result[], ms: number): ToolRunAction[] => [{ type: "unit-done", unit: 0, results }, { type: "finished", ms }];
+const pdf2 = new File([pdf], "other.pdf", { type: "application/pdf" });
+const pdf3 = new File([pdf], "third.pdf", { type: "application/pdf" });
 
 describe("toolRun", () => {
   test("the tool count replaces the loading line once, never a run's status", () => {
@@ -42,12 +45,12 @@ describe("toolRun", () => {
     const moving = toolRun(running, { type: "progress", fraction: 0.426, message: "rewriting" });
     expect(moving).toMatchObject({ progress: 43, status: "Compress PDF: rewriting" });
     expect(toolRun(moving, { type: "progress", fraction: 0.5 }).status).toBe("Compress PDF: rewriting");
-    const done = toolRun(moving, { type: "finished", results: [result], ms: 1234 });
+    const done = finished([result], 1234).reduce(toolRun, moving);
     expect(done).toMatchObject({ running: null, progress: 100, results: [result], status: "Done on this device in 1.2 s: 1 file ready to download." });
   });
 
   test("nothing from a run that is over moves the screen", () => {
-    const done = after(started("server"), { type: "finished", results: [result, result], ms: 50 });
+    const done = after(started("server"), ...finished([result, result], 50));
     expect(done.status).toBe("Done on the server in 0.1 s: 2 files ready to download.");
     expect(toolRun(done, { type: "progress", fraction: 0.1, message: "late" })).toBe(done);
     expect(toolRun(done, { type: "failed", code: "TOOL_FAILED", message: "late", serverBlocked: null })).toBe(done);
@@ -83,11 +86,12 @@ describe("deriveRun", () => {
     expect(plan).toMatchObject({ engine: "device", problem: null, canRun: true });
   });
 
-  test("the tool picked, if it fits the files; its input count checked", () => {
+  test("the tool picked, if it fits the files; a tool that cannot take this many files is not offered", () => {
     const merge = deriveRun(after({ type: "choose-files", files: [pdf] }, { type: "choose-tool", slug: "pdf.merge" }), facts);
-    expect(merge.tool?.slug).toBe("pdf.merge");
-    expect(merge.problem).toMatch(/takes 2 to 100 files; 1 chosen/);
-    expect(merge.canRun).toBe(false);
+    expect(merge.choices.map((t) => t.slug)).not.toContain("pdf.merge");
+    expect(merge.tool?.slug).toBe(merge.choices[0]!.slug);
+    const two = deriveRun(after({ type: "choose-files", files: [pdf, pdf2] }, { type: "choose-tool", slug: "pdf.merge" }), facts);
+    expect(two).toMatchObject({ tool: { slug: "pdf.merge" }, mode: "all", problem: null, canRun: true });
     const unknown = deriveRun(after({ type: "choose-files", files: [pdf] }, { type: "choose-tool", slug: "pointcloud.info" }), facts);
     expect(unknown.tool?.slug).toBe(unknown.choices[0]!.slug);
   });
@@ -101,5 +105,86 @@ describe("deriveRun", () => {
       canRun: false,
     });
     expect(deriveRun(toolRun(withPdf, started()), facts).canRun).toBe(false);
+  });
+});
+
+describe("the privacy hint follows the engine in use", () => {
+  const withPdf = after({ type: "choose-files", files: [pdf] });
+  test("automatic: this device; picked or running on the server: the files are uploaded", () => {
+    expect(deriveRun(withPdf, facts).engineHint).toBe("Your files stay on this device.");
+    const server = toolRun(withPdf, { type: "pick-engine", engine: "server" });
+    expect(deriveRun(server, facts).engineHint).toBe("Your files are uploaded to the server and run there.");
+    expect(deriveRun(toolRun(server, started("server")), facts)).toMatchObject({ engine: "server", engineHint: "Your files are uploaded to the server and run there." });
+  });
+  test("the server chosen automatically says why, and where the files go; a blocked engine says why not", () => {
+    expect(deriveRun(withPdf, { ...facts, browserMaxBytes: 10 }).engineHint).toBe("A file is over 0 MB, the most this device runs. Your files are uploaded to the server and run there.");
+    const server = toolRun(withPdf, { type: "pick-engine", engine: "server" });
+    expect(deriveRun(server, { ...facts, online: false }).engineHint).toBe("The server needs a network connection; you are offline.");
+  });
+});
+
+describe("a new choice starts a clean slate", () => {
+  const failedRun = after({ type: "catalog-settled", count: 25 }, { type: "choose-files", files: [pdf] }, started("server"), ...finished([result], 10), started("server"), { type: "progress", fraction: 0.4 }, {
+    type: "failed",
+    code: "TOOL_FAILED",
+    message: "Not a PDF",
+    serverBlocked: null,
+  });
+  test("a run starts without the last run's results", () => {
+    expect(failedRun).toMatchObject({ results: [], status: "Failed on the server.", progress: 40, alert: "Not a PDF" });
+  });
+  test("new files or another tool: no results, bar, failure or alert left", () => {
+    const clean = { results: [], units: [], progress: 0, status: "25 tools available.", alert: "" };
+    expect(toolRun(failedRun, { type: "choose-files", files: [pdf2] })).toMatchObject({ ...clean, files: [pdf2] });
+    expect(toolRun(failedRun, { type: "choose-tool", slug: "pdf.metadata" })).toMatchObject({ ...clean, slug: "pdf.metadata" });
+    expect(toolRun(after(started(), { type: "progress", fraction: 0.5 }), { type: "choose-tool", slug: "pdf.metadata" }).progress).toBe(50);
+  });
+});
+
+describe("several files", () => {
+  test("tools that take one file run once per file; tools that take several, once over all; others are not offered", () => {
+    const plan = deriveRun(after({ type: "choose-files", files: [pdf, pdf2, pdf3] }), facts);
+    const slugs = plan.choices.map((t) => t.slug);
+    expect(slugs).toContain("pdf.compress");
+    expect(slugs).toContain("pdf.merge");
+    expect(plan.choices.every((t) => modeFor(t, 3) !== null)).toBe(true);
+    expect(plan).toMatchObject({ problem: null, canRun: true });
+    expect(plan.mode).toBe(modeFor(plan.tool!, 3));
+    const compress = deriveRun(after({ type: "choose-files", files: [pdf, pdf2] }, { type: "choose-tool", slug: "pdf.compress" }), facts);
+    expect(compress).toMatchObject({ mode: "each", canRun: true });
+  });
+
+  test("modeFor: exactly one file never runs on none; a range takes its count", () => {
+    const compress = tools.find((t) => t.slug === "pdf.compress")!;
+    const merge = tools.find((t) => t.slug === "pdf.merge")!;
+    expect([modeFor(compress, 1), modeFor(compress, 3), modeFor(merge, 1), modeFor(merge, 3), modeFor(merge, 101)]).toEqual(["all", "each", null, "all", null]);
+  });
+
+  test("each file has its own progress; the bar is their mean; results gather as files end", () => {
+    let s = after(started("device", ["a.pdf", "b.pdf", "c.pdf"]), { type: "progress", fraction: 1, unit: 0, message: "done" });
+    expect(s.status).toBe("Compress PDF, file 1 of 3 (a.pdf): done");
+    s = toolRun(s, { type: "unit-done", unit: 0, results: [{ ...result, source: "a.pdf" }] });
+    s = toolRun(s, { type: "progress", fraction: 0.5, unit: 1 });
+    expect(s.units.map((u) => [u.state, u.progress])).toEqual([
+      ["done", 100],
+      ["running", 50],
+      ["waiting", 0],
+    ]);
+    expect(s.progress).toBe(50);
+    expect(s.results).toHaveLength(1);
+    expect(toolRun(s, { type: "progress", fraction: 0.9, unit: 0, message: "late" })).toBe(s);
+  });
+
+  test("a file that fails leaves the others; the end names it", () => {
+    const s = after(
+      started("device", ["a.pdf", "b.pdf", "c.pdf"]),
+      { type: "unit-done", unit: 0, results: [result] },
+      { type: "unit-failed", unit: 1, message: "Not a PDF" },
+      { type: "unit-done", unit: 2, results: [result] },
+      { type: "finished", ms: 2000 },
+    );
+    expect(s).toMatchObject({ running: null, progress: 100, status: "Done on this device in 2.0 s: 2 files ready to download. 1 of 3 files failed.", alert: "b.pdf: Not a PDF" });
+    const none = after(started("device", ["a.pdf", "b.pdf"]), { type: "unit-failed", unit: 0, message: "x" }, { type: "unit-failed", unit: 1, message: "y" }, { type: "finished", ms: 1 });
+    expect(none).toMatchObject({ status: "Failed on this device.", alert: "a.pdf: x\nb.pdf: y" });
   });
 });

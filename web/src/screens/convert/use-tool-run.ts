@@ -3,7 +3,7 @@
  * network and session, and the run itself on the engine chosen (runs.ts), reported as actions.
  * Object URLs of results this device made are revoked when they are replaced or the screen goes.
  */
-import { useEffect, useReducer, type Dispatch } from "react";
+import { useEffect, useReducer, useRef, type Dispatch } from "react";
 import { errorMessage } from "../../api/client";
 import { useProcessingConfig } from "../../api/config";
 import { useAccount } from "../../api/session";
@@ -36,33 +36,55 @@ export function useToolRun(): ToolRun {
   useEffect(() => {
     if (catalog.settled) dispatch({ type: "catalog-settled", count: catalog.tools.length });
   }, [catalog.settled, catalog.tools.length]);
-  useEffect(() => () => revoke(state.results), [state.results]);
+  useRevokeReplaced(state.results);
 
   async function run() {
-    const { tool, fields, engine, canRun, blocked } = plan;
+    const { tool, fields, engine, canRun, blocked, mode } = plan;
     if (!tool || !canRun) return;
     const read = readParams(fields, state.values);
     if (!read.ok) return dispatch({ type: "refused", message: read.message });
     const controller = new AbortController();
-    dispatch({ type: "started", running: { controller, title: tool.title, engine } });
+    const units = mode === "each" ? state.files.map((f) => [f]) : [state.files];
+    dispatch({ type: "started", running: { controller, title: tool.title, engine }, units: units.map(unitName) });
     const started = performance.now();
-    try {
-      const outputs = await (engine === "device" ? runDevice : runServer)({
-        tool,
-        files: state.files,
-        params: read.params,
-        signal: controller.signal,
-        onProgress: (fraction, message) => dispatch({ type: "progress", fraction, message }),
-      });
-      dispatch({ type: "finished", results: outputs, ms: performance.now() - started });
-      if (engine === "device") keepFamily(tool.family);
-    } catch (err) {
-      const { code, message } = err instanceof RunFailed ? err : new RunFailed("TOOL_FAILED", errorMessage(err));
-      dispatch({ type: "failed", code, message, serverBlocked: blocked.server });
+    let anyDone = false;
+    for (const [unit, files] of units.entries()) {
+      try {
+        const outputs = await (engine === "device" ? runDevice : runServer)({
+          tool,
+          files,
+          params: read.params,
+          signal: controller.signal,
+          onProgress: (fraction, message) => dispatch({ type: "progress", fraction, message, unit }),
+        });
+        anyDone = true;
+        dispatch({ type: "unit-done", unit, results: mode === "each" ? outputs.map((r) => ({ ...r, source: files[0]!.name })) : outputs });
+      } catch (err) {
+        const { code, message } = err instanceof RunFailed ? err : new RunFailed("TOOL_FAILED", errorMessage(err));
+        // One file of a per-file run failing leaves the others to run; a cancel, or the only unit failing, ends the run.
+        if (code === "CANCELLED" || units.length === 1) return dispatch({ type: "failed", code, message, serverBlocked: blocked.server });
+        dispatch({ type: "unit-failed", unit, message });
+      }
     }
+    dispatch({ type: "finished", ms: performance.now() - started });
+    if (engine === "device" && anyDone) keepFamily(tool.family);
   }
 
   return { state, plan, dispatch, deviceError: catalog.deviceError, run, cancel: () => state.running?.controller.abort() };
+}
+
+/** A unit's name on screen: its file, or how many files it takes together. */
+const unitName = (files: File[]) => (files.length === 1 ? files[0]!.name : `${files.length} files`);
+
+/** Revokes this device's object URLs once their results leave the list (a per-file run appends, keeping the earlier ones), and all when the screen goes. */
+function useRevokeReplaced(results: Result[]) {
+  const shown = useRef<Result[]>([]);
+  useEffect(() => {
+    const kept = new Set(results.map((r) => r.href));
+    revoke(shown.current.filter((r) => !kept.has(r.href)));
+    shown.current = results;
+  }, [results]);
+  useEffect(() => () => revoke(shown.current), []);
 }
 
 function revoke(results: Result[]) {
