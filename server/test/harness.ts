@@ -75,9 +75,10 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...extraEnv,
   });
+  // env.dataDir: a test may give its own DATA_DIR (one on a small file system, say).
   if (!env.databaseUrl) {
-    mkdirSync(dataDir, { recursive: true });
-    cpSync(await pgliteTemplate(env.pgliteSharedBuffers), join(dataDir, "db"), { recursive: true });
+    mkdirSync(env.dataDir, { recursive: true });
+    cpSync(await pgliteTemplate(env.pgliteSharedBuffers), join(env.dataDir, "db"), { recursive: true });
   }
   const running = await startServer(env);
   const anon = () => new VektorClient({ baseUrl: running.url });
@@ -89,14 +90,14 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
   let adminClient: (VektorClient & { email: string }) | null = null;
   return {
     ...running,
-    dataDir,
+    dataDir: env.dataDir,
     anon,
     user,
     admin: async () => (adminClient ??= await user(ADMIN_EMAIL)),
     async close() {
       await running.stop();
       await db?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of new Set([dataDir, env.dataDir])) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -19,13 +19,15 @@ export const ERROR_CATALOG = {
   IMPORT_BLOCKED: { status: 422, message: "The import URL is not allowed" },
   RATE_LIMITED: { status: 429, message: "Too many requests" },
   INTERNAL: { status: 500, message: "Internal error" },
+  // 503 (statusOverride) when it is the database that cannot write.
+  STORAGE_FULL: { status: 507, message: "The server's storage is full: nothing was kept; retry later, or ask its operator to free space in DATA_DIR" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
-const STATUS_CODES: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED" };
+const STATUS_CODES: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED", 507: "STORAGE_FULL" };
 
 /**
  * The catalog's code for an HTTP status whose body names none of ours: Better Auth's own refusals

@@ -34,6 +34,41 @@ function describeValidation(error: ValidationError): string {
   return details.length ? details.join("; ") : `Invalid ${where}`;
 }
 
+/** The error and its causes, outermost first (drizzle wraps the driver's error, Elysia a parser's). */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < 8; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+const DISK_FULL_ERRNO = new Set(["ENOSPC", "EDQUOT"]);
+/** PostgreSQL's SQLSTATE disk_full; a write that failed for want of space says "No space left". */
+const DB_DISK_FULL = "53100";
+
+/**
+ * Where a failure came from a full disk (or an exhausted quota): "objects" for a file write
+ * (ENOSPC, EDQUOT), "database" when the database could not write (SQLSTATE 53100); else null.
+ */
+export function diskFullIn(error: unknown): "objects" | "database" | null {
+  const chain = causeChain(error);
+  const code = (e: unknown) => (e as { code?: unknown } | null)?.code;
+  if (chain.some((e) => code(e) === DB_DISK_FULL)) return "database";
+  if (chain.some((e) => DISK_FULL_ERRNO.has(String(code(e))))) return "objects";
+  // PGlite's file system reports a full disk inside Postgres, which says so in its message.
+  if (chain.some((e) => e instanceof Error && /No space left on device|Disk quota exceeded/i.test(e.message))) return "database";
+  return null;
+}
+
+/**
+ * A full disk's answer: 507 STORAGE_FULL for the object store, 503 when the database cannot
+ * write (a status that tells clients to come back, which they can once space is freed).
+ */
+export function diskFullAnswer(where: "objects" | "database"): { code: "STORAGE_FULL"; message: string; headers: Record<string, string>; status?: number } {
+  return where === "objects"
+    ? { code: "STORAGE_FULL" as const, message: ERROR_CATALOG.STORAGE_FULL.message, headers: {} }
+    : { code: "STORAGE_FULL" as const, message: "The server's database has no room left to write: nothing was changed; retry later, or ask its operator to free space", headers: { "retry-after": "60" }, status: 503 };
+}
+
 /** Maps any thrown value to [code, message, status?, headers]. */
 export function classifyError(error: unknown, elysiaCode: string | number, requestId: string, log: Logger) {
   // A ServiceError thrown inside a body parser arrives wrapped in Elysia's ParseError.
@@ -51,6 +86,11 @@ export function classifyError(error: unknown, elysiaCode: string | number, reque
   }
   if (elysiaCode === "PARSE") return { code: "VALIDATION_ERROR" as const, message: "Malformed request body", headers: {} };
   if (elysiaCode === "NOT_FOUND") return { code: "NOT_FOUND" as const, message: "No such route", headers: {} };
+  const full = diskFullIn(error);
+  if (full) {
+    log.error({ requestId, err: error }, `the ${full === "objects" ? "object store's" : "database's"} disk is full`);
+    return diskFullAnswer(full);
+  }
   log.error({ requestId, err: error }, "unexpected error");
   return { code: "INTERNAL" as const, message: `Internal error (request ${requestId})`, headers: {} };
 }

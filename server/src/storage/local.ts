@@ -161,8 +161,13 @@ export class LocalStore implements ObjectStore {
   /** Writes and removes a probe file: a read-only or full disk fails here, not on the next upload. */
   async ping(): Promise<void> {
     const probe = await this.tempPath();
-    await writeFile(probe, "ok");
-    await unlink(probe);
+    // Removed even when the write fails: on a full disk the file exists, empty, and the probe
+    // must not leave one behind every time health is asked.
+    try {
+      await writeFile(probe, "ok");
+    } finally {
+      await rm(probe, { force: true });
+    }
   }
 
   /** The server signs its own upload and download routes for local disk. */

@@ -1,9 +1,10 @@
 /** Health (database and storage checks) and public status. */
-import { ServiceError } from "@vektor/shared/errors";
+import { ERROR_CATALOG, ServiceError } from "@vektor/shared/errors";
 import { Health, PublicStatus } from "@vektor/shared/schemas/system";
 import { Elysia } from "elysia";
 import { pingDatabase } from "../../db/client";
 import { routeDocs } from "../../http/docs";
+import { diskFullIn } from "../../http/errors";
 import { Cache } from "../../lib/cache";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
@@ -14,7 +15,7 @@ async function timed(fn: () => Promise<void>) {
     await fn();
     return { ok: true, ms: Math.round(performance.now() - start) };
   } catch (e) {
-    return { ok: false, ms: Math.round(performance.now() - start), error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, ms: Math.round(performance.now() - start), error: e instanceof Error ? e.message : String(e), diskFull: diskFullIn(e) !== null };
   }
 }
 
@@ -37,6 +38,15 @@ function healthChecks(s: Pick<Services, "database" | "store">) {
   return () => last.get("", run, (c) => (c.database.ok && c.storage.ok ? {} : false));
 }
 
+/** 503 naming the failing check; STORAGE_FULL when its disk is full, so an operator knows what to fix. */
+function unhealthy([name, check]: [string, { error?: string; diskFull?: boolean }]): ServiceError {
+  const err = check.diskFull
+    ? new ServiceError("STORAGE_FULL", `Unhealthy: ${name} check failed: its disk is full (${check.error}). ${ERROR_CATALOG.STORAGE_FULL.message}`)
+    : new ServiceError("INTERNAL", `Unhealthy: ${name} check failed: ${check.error}`);
+  err.statusOverride = 503;
+  return err;
+}
+
 export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "startedAt" | "store">) {
   const { doc } = routeDocs();
   const checks = healthChecks(s);
@@ -45,17 +55,13 @@ export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "st
       "/api/health",
       async () => {
         const { database, storage, checkedAt } = await checks();
-        if (!database.ok || !storage.ok) {
-          const err = new ServiceError("INTERNAL", `Unhealthy: ${!database.ok ? "database" : "storage"} check failed`);
-          err.statusOverride = 503;
-          throw err;
-        }
+        if (!database.ok || !storage.ok) throw unhealthy(!database.ok ? ["database", database] : ["storage", storage]);
         return ok({ status: "ok", checks: { database, storage }, checkedAt });
       },
       doc({
         summary: "Health: database and storage round trips",
         description:
-          "200 when both checks pass; 503 with the error envelope (code INTERNAL) when one fails. Requests arriving while the checks run share them, and passing checks are reused for up to 1 s (checkedAt says when they ran); a failing check is rerun by the next request.",
+          "200 when both checks pass; 503 with the error envelope naming the failing check when one fails (code STORAGE_FULL when its disk is full, INTERNAL otherwise). Requests arriving while the checks run share them, and passing checks are reused for up to 1 s (checkedAt says when they ran); a failing check is rerun by the next request.",
         tags: ["System"],
         auth: "public",
         data: Health,
