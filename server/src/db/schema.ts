@@ -152,6 +152,24 @@ export const rateLimitCount = pgTable(
   (t) => [primaryKey({ columns: [t.keyHash, t.windowStart] })],
 );
 
+/** Better Auth's own rate limit (its `rateLimit` model, storage "database"): shared by every process. */
+export const rateLimit = pgTable("auth_rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/**
+ * Failed sign-ins (auth/sign-in-throttle.ts), per account, per account and address, and per
+ * address; keys are sha256 digests, so neither e-mails that have no account nor addresses are kept.
+ */
+export const signInFailure = pgTable("sign_in_failure", {
+  keyHash: text("key_hash").primaryKey(),
+  failures: integer("failures").notNull(),
+  lastFailedAt: ts("last_failed_at").notNull(),
+});
+
 export const auditLog = pgTable("audit_log", {
   id: text("id").primaryKey(),
   actorId: text("actor_id"),
@@ -550,5 +568,5 @@ export const delivery = pgTable(
   ],
 );
 
-export const schema = { user, session, account, verification, creditLedger, apiToken, setting, rateLimitCount, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature, delivery };
+export const schema = { user, session, account, verification, creditLedger, apiToken, setting, rateLimitCount, rateLimit, signInFailure, auditLog, file, job, idempotencyKey, batch, batchPreset, workflow, workflowVersion, workflowTemplate, workflowRun, workflowStep, workflowApproval, workflowTrigger, workflowTriggerFire, webhookSignature, delivery };
 export type Schema = typeof schema;
