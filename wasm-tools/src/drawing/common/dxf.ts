@@ -41,76 +41,57 @@ function common(type: string, groups: Group[]): Any {
   return entity;
 }
 
-/** Entities dxf-parser has no handler for: kept with their common properties so they are counted. */
-const COUNTED = ["MLINE", "MULTILEADER", "MLEADER", "LEADER", "3DSOLID", "REGION", "BODY", "VIEWPORT", "WIPEOUT", "IMAGE", "ACAD_TABLE", "TOLERANCE", "XLINE", "RAY", "SHAPE", "OLE2FRAME", "ARC_DIMENSION", "SURFACE", "MESH", "HELIX", "SECTION", "LIGHT", "UNDERLAY", "PDFUNDERLAY", "DWFUNDERLAY", "DGNUNDERLAY"];
-
-function countingHandler(name: string) {
+/**
+ * A dxf-parser entity handler: reads the entity's groups, takes the common properties and lets
+ * `fill` add the rest (`scanner` for handlers that read following records, such as VERTEX).
+ */
+function handler(name: string, fill: (entity: Any, groups: Group[], scanner: Scanner) => void = () => {}) {
   return class {
     ForEntityName = name;
     parseEntity(scanner: Scanner, curr: Group) {
-      return common(String(curr.value), groupsOf(scanner));
+      const groups = groupsOf(scanner);
+      const entity = common(String(curr.value), groups);
+      fill(entity, groups, scanner);
+      return entity;
     }
   };
 }
 
-class TraceHandler {
-  ForEntityName = "TRACE";
-  parseEntity(scanner: Scanner, curr: Group) {
-    const groups = groupsOf(scanner);
-    const entity = common(String(curr.value), groups);
-    const corner = (base: number) => ({ x: num(groups, base), y: num(groups, base + 10) });
-    entity.points = [corner(10), corner(11), corner(12), corner(13)];
-    return entity;
-  }
-}
+const textOf = (groups: Group[], code: number) => String(groups.find((g) => g.code === code)?.value ?? "");
+const pointOf = (groups: Group[], code: number): Vec => ({ x: num(groups, code), y: num(groups, code + 10) });
 
-class AttribHandler {
-  ForEntityName = "ATTRIB";
-  parseEntity(scanner: Scanner, curr: Group) {
-    const groups = groupsOf(scanner);
-    const entity = common(String(curr.value), groups);
-    entity.startPoint = { x: num(groups, 10), y: num(groups, 20) };
-    entity.textHeight = num(groups, 40);
-    entity.rotation = num(groups, 50);
-    entity.text = String(groups.find((g) => g.code === 1)?.value ?? "");
-    entity.tag = String(groups.find((g) => g.code === 2)?.value ?? "");
-    entity.invisible = (num(groups, 70) & 1) === 1;
-    return entity;
-  }
-}
+/** Entities dxf-parser has no handler for: kept with their common properties so they are counted. */
+const COUNTED = ["MLINE", "MULTILEADER", "MLEADER", "LEADER", "3DSOLID", "REGION", "BODY", "VIEWPORT", "WIPEOUT", "IMAGE", "ACAD_TABLE", "TOLERANCE", "XLINE", "RAY", "SHAPE", "OLE2FRAME", "ARC_DIMENSION", "SURFACE", "MESH", "HELIX", "SECTION", "LIGHT", "UNDERLAY", "PDFUNDERLAY", "DWFUNDERLAY", "DGNUNDERLAY"];
 
-/**
- * POLYLINE with its VERTEX records, replacing dxf-parser's own, which loops for ever when the
- * section ends before a SEQEND (LibreDWG writes such a file for R2.10 drawings). Polyface face
- * records (vertex flag 128) carry indices, not points, and are left out.
- */
-class PolylineHandler {
-  ForEntityName = "POLYLINE";
-  parseEntity(scanner: Scanner, curr: Group) {
-    const groups = groupsOf(scanner);
-    const entity = common(String(curr.value), groups);
-    entity.shape = (num(groups, 70) & 1) === 1;
-    entity.vertices = [];
-    while (!scanner.isEOF() && scanner.lastReadGroup.code === 0 && scanner.lastReadGroup.value === "VERTEX") {
+const isRecord = (scanner: Scanner, name: string) => !scanner.isEOF() && scanner.lastReadGroup.code === 0 && scanner.lastReadGroup.value === name;
+
+/** The handlers added to (or replacing) dxf-parser's own. */
+const HANDLERS = [
+  ...COUNTED.map((name) => handler(name)),
+  handler("TRACE", (e, g) => {
+    e.points = [pointOf(g, 10), pointOf(g, 11), pointOf(g, 12), pointOf(g, 13)];
+  }),
+  handler("ATTRIB", (e, g) => {
+    Object.assign(e, { startPoint: pointOf(g, 10), textHeight: num(g, 40), rotation: num(g, 50), text: textOf(g, 1), tag: textOf(g, 2), invisible: (num(g, 70) & 1) === 1 });
+  }),
+  handler("HATCH", (e, g) => {
+    Object.assign(e, { patternName: textOf(g, 2), solidFill: num(g, 70), boundaryPaths: hatchPaths(g) });
+  }),
+  /**
+   * POLYLINE with its VERTEX records, replacing dxf-parser's own, which loops for ever when the
+   * section ends before a SEQEND (LibreDWG writes such a file for R2.10 drawings). Polyface face
+   * records (vertex flag 128) carry indices, not points, and are left out.
+   */
+  handler("POLYLINE", (e, g, scanner) => {
+    e.shape = (num(g, 70) & 1) === 1;
+    e.vertices = [];
+    while (isRecord(scanner, "VERTEX")) {
       const vertex = groupsOf(scanner);
-      if ((num(vertex, 70) & 128) === 0) entity.vertices.push({ x: num(vertex, 10), y: num(vertex, 20), bulge: num(vertex, 42) });
+      if ((num(vertex, 70) & 128) === 0) e.vertices.push({ ...pointOf(vertex, 10), bulge: num(vertex, 42) });
     }
-    if (!scanner.isEOF() && scanner.lastReadGroup.code === 0 && scanner.lastReadGroup.value === "SEQEND") groupsOf(scanner);
-    return entity;
-  }
-}
-
-class HatchHandler {
-  ForEntityName = "HATCH";
-  parseEntity(scanner: Scanner, curr: Group) {
-    const groups = groupsOf(scanner);
-    const entity = common(String(curr.value), groups);
-    entity.patternName = String(groups.find((g) => g.code === 2)?.value ?? "");
-    entity.solidFill = num(groups, 70);
-    entity.boundaryPaths = hatchPaths(groups);
-    return entity;
-  }
-}
+    if (isRecord(scanner, "SEQEND")) groupsOf(scanner);
+  }),
+];
 
 function num(groups: Group[], code: number): number {
   return Number(groups.find((g) => g.code === code)?.value ?? 0);
@@ -175,7 +156,7 @@ function hatchEdge(type: number, take: (code: number) => number, point: (x: numb
 
 function parser(): DxfParser {
   const p = new DxfParser();
-  for (const handler of [TraceHandler, AttribHandler, HatchHandler, PolylineHandler, ...COUNTED.map(countingHandler)]) p.registerEntityHandler(handler as never);
+  for (const entityHandler of HANDLERS) p.registerEntityHandler(entityHandler as never);
   return p;
 }
 
