@@ -58,7 +58,14 @@ describe("drawing tools on bad input", () => {
     expect(text(out)).toContain('data-entity="LINE"');
   }, SLOW);
 
+  test("layout: an unknown name is PARAMS_INVALID listing the layouts; a layout holding only its paper viewport has nothing to draw", async () => {
+    await expectToolError(runDrawing("drawing.to-svg", [drawingFixture("example_2018.dwg")], { layout: "Sheet 9" }), "PARAMS_INVALID", /no layout "Sheet 9"; its layouts are Model, Layout1, Layout2/);
+    await expectToolError(runDrawing("drawing.to-pdf", [drawingFixture("example_2018.dwg")], { layout: "Layout1" }), "INPUT_EMPTY", /nothing to draw in layout Layout1/);
+    const [out] = await runDrawing("drawing.to-svg", [drawingFixture("example_2018.dwg")], { layout: "model" });
+    expect(text(out)).toContain('data-layer="Tavolo 3"');
+  }, SLOW);
+
   test("a drawing with nothing on the chosen layers is INPUT_EMPTY", async () => {
-    await expectToolError(runDrawing("drawing.to-svg", [drawingFixture("sample_r14.dxf")], { layers: ["NO SUCH LAYER"] }), "INPUT_EMPTY", /nothing to draw on the layers NO SUCH LAYER/);
+    await expectToolError(runDrawing("drawing.to-svg", [drawingFixture("sample_r14.dxf")], { layers: ["NO SUCH LAYER"] }), "INPUT_EMPTY", /nothing to draw on the layers NO SUCH LAYER in its model space/);
   }, SLOW);
 });

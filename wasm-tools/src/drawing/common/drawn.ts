@@ -14,15 +14,24 @@ export interface Drawn {
   bounds: { min: Vec; max: Vec };
 }
 
-export async function readDrawn(input: ToolInput, options: { layers?: string[]; background: string }, ctx: RunContext): Promise<Drawn> {
+/** The drawing with the chosen layout's entities as the ones to draw. */
+function inLayout(drawing: Drawing, layout: string): Drawing {
+  if (layout.toLowerCase() === "model") return drawing;
+  const entities = drawing.paperSpaces.get(layout);
+  if (!entities) throw new ToolError("PARAMS_INVALID", `The drawing has no layout "${layout}"; its layouts are ${drawing.layouts.join(", ")}`);
+  return { ...drawing, entities };
+}
+
+export async function readDrawn(input: ToolInput, options: { layers?: string[]; background: string; layout?: string }, ctx: RunContext): Promise<Drawn> {
   ctx.onProgress(0.05, "reading");
-  const drawing = await readDrawing(input);
+  const drawing = inLayout(await readDrawing(input), options.layout ?? "Model");
   checkpoint(ctx);
   ctx.onProgress(0.5, "expanding blocks");
   const items = flatten(drawing, { ...options, maxItems: MAX_ITEMS });
   const bounds = boundsOf(items);
   if (!bounds) {
-    const what = options.layers?.length ? `on the layers ${options.layers.join(", ")}` : "in its model space";
+    const space = !options.layout || options.layout.toLowerCase() === "model" ? "its model space" : `layout ${options.layout}`;
+    const what = options.layers?.length ? `on the layers ${options.layers.join(", ")} in ${space}` : `in ${space}`;
     throw new ToolError("INPUT_EMPTY", `"${input.name}" has nothing to draw ${what}`);
   }
   checkpoint(ctx);

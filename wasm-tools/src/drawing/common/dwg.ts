@@ -75,10 +75,14 @@ type Any = Record<string, any>;
 function fromDatabase(db: DwgDatabase, fileVersion: string): Drawing {
   const header = db.header as Any;
   const blocks = new Map<string, Block>();
+  const layoutObjects = (db.objects as Any).LAYOUT as Any[];
+  const layoutName = new Map(layoutObjects.map((l) => [String(l.handle), String(l.layoutName)]));
+  const paperSpaces = new Map<string, Entity[]>();
   let model: Entity[] = [];
   for (const record of db.tables.BLOCK_RECORD.entries as Any[]) {
     const entities = (record.entities as DwgEntity[]).flatMap(toEntity);
     if (/^\*model_space$/i.test(record.name)) model = entities;
+    else if (/^\*paper_space/i.test(record.name)) paperSpaces.set(layoutName.get(String(record.layout)) ?? record.name, entities);
     blocks.set(record.name, { name: record.name, base: xy(record.basePoint), entities });
   }
   const layers: Layer[] = (db.tables.LAYER.entries as Any[]).map((l) => ({
@@ -88,7 +92,7 @@ function fromDatabase(db: DwgDatabase, fileVersion: string): Drawing {
     off: !!l.off || (l.colorIndex ?? 0) < 0,
     frozen: !!l.frozen,
   }));
-  const layouts = ((db.objects as Any).LAYOUT as Any[]).map((l) => String(l.layoutName)).sort((a, b) => (a === "Model" ? -1 : b === "Model" ? 1 : 0));
+  const layouts = layoutObjects.map((l) => String(l.layoutName)).sort((a, b) => (a === "Model" ? -1 : b === "Model" ? 1 : 0));
   const extents = header.EXTMIN && header.EXTMAX ? { min: xy(header.EXTMIN), max: xy(header.EXTMAX) } : null;
   return {
     format: "dwg",
@@ -99,6 +103,7 @@ function fromDatabase(db: DwgDatabase, fileVersion: string): Drawing {
     blocks: new Map([...blocks].filter(([name]) => !isSpaceBlock(name) || /^\*model_space$/i.test(name))),
     layouts: layouts.length ? layouts : ["Model"],
     entities: model,
+    paperSpaces,
   };
 }
 

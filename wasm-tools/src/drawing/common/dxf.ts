@@ -187,8 +187,15 @@ function fromParsed(dxf: Any): Drawing {
   }));
   const blocks = new Map<string, Block>();
   const layouts = ["Model"];
+  const paperSpaces = new Map<string, Entity[]>();
+  // dxf-parser reads no OBJECTS section, so layouts go by their paper-space block names; the
+  // active layout's entities are in ENTITIES, marked as paper space.
+  const active: Entity[] = toEntities((dxf.entities ?? []).filter((e: Any) => e.inPaperSpace));
   for (const [name, block] of Object.entries((dxf.blocks ?? {}) as Record<string, Any>)) {
-    if (/^\*paper_space/i.test(name)) layouts.push(name);
+    if (/^\*paper_space/i.test(name)) {
+      layouts.push(name);
+      paperSpaces.set(name, /^\*paper_space$/i.test(name) && active.length ? active : toEntities(block.entities ?? []));
+    }
     if (/^\*(model|paper)_space/i.test(name)) continue;
     blocks.set(name, { name, base: xy(block.position), entities: toEntities(block.entities ?? []) });
   }
@@ -202,6 +209,7 @@ function fromParsed(dxf: Any): Drawing {
     blocks,
     layouts,
     entities: toEntities((dxf.entities ?? []).filter((e: Any) => !e.inPaperSpace)),
+    paperSpaces,
   };
 }
 

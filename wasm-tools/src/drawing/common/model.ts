@@ -79,6 +79,8 @@ export interface Drawing {
   layouts: string[];
   /** Model space. */
   entities: Entity[];
+  /** Each paper-space layout's entities, by layout name. */
+  paperSpaces: Map<string, Entity[]>;
 }
 
 /** A drawing's block of user content: not the model or paper space record. */

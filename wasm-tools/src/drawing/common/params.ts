@@ -12,3 +12,10 @@ export const background = Type.String({
   default: "#ffffff",
   description: "Background colour as #rrggbb, or none (transparent); colour 7 and colours too close to it are drawn in the contrasting black or white",
 });
+
+export const layout = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  default: "Model",
+  description: "Model for model space, or the name of a paper-space layout as drawing.info lists it under layouts",
+});

@@ -1,9 +1,9 @@
 /** drawing.to-geojson: a DWG or DXF drawing's model space as GeoJSON features. */
 import { type Static, Type } from "@sinclair/typebox";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
-import { layers } from "../common/params";
+import { layers, layout } from "../common/params";
 
-export const params = Type.Object({ layers }, { additionalProperties: false });
+export const params = Type.Object({ layout, layers }, { additionalProperties: false });
 export type Params = Static<typeof params>;
 
 export const manifest = {

@@ -1,10 +1,11 @@
 /** drawing.to-pdf: a DWG or DXF drawing's model space as a vector PDF fitted to a paper size. */
 import { type Static, Type } from "@sinclair/typebox";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
-import { layers } from "../common/params";
+import { layers, layout } from "../common/params";
 
 export const params = Type.Object(
   {
+    layout,
     layers,
     paper: Type.Union([Type.Literal("A4"), Type.Literal("A3"), Type.Literal("A2"), Type.Literal("A1"), Type.Literal("A0"), Type.Literal("letter"), Type.Literal("auto")], {
       default: "A4",

@@ -1,16 +1,16 @@
 /** drawing.to-svg: a DWG or DXF drawing's model space as an SVG. */
 import { type Static, Type } from "@sinclair/typebox";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
-import { background, layers } from "../common/params";
+import { background, layers, layout } from "../common/params";
 
-export const params = Type.Object({ layers, background }, { additionalProperties: false });
+export const params = Type.Object({ layout, layers, background }, { additionalProperties: false });
 export type Params = Static<typeof params>;
 
 export const manifest = {
   slug: "drawing.to-svg",
   family: "drawing",
   title: "Drawing to SVG",
-  description: "Draws a DWG or DXF drawing's model space as an SVG: lines, polylines with bulges, arcs, circles, ellipses, splines, hatches, solids, points, text and mtext, block inserts with their transforms and dimensions (their blocks), in entity, layer or block colours and line weights; one group per layer. Hidden and frozen layers are left out.",
+  description: "Draws a DWG or DXF drawing's model space (or a named layout) as an SVG: lines, polylines with bulges, arcs, circles, ellipses, splines, hatches, solids, points, text and mtext, block inserts with their transforms and dimensions (their blocks), in entity, layer or block colours and line weights; one group per layer. Hidden and frozen layers are left out.",
   io: { accepts: ["dwg", "dxf"], produces: ["svg"] },
   params,
   deterministic: true,
