@@ -1,7 +1,7 @@
 /**
  * The previews (issue 13, item 5) in Debian's Chromium against the real server: a GLB from the
  * BIM tools in the 3D viewer (orbited), point clouds (a LAS result, and a LAZ kept on the server
- * opened from Files), a map of a KML result, PDF page thumbnails and a PCB board SVG. Canvases
+ * opened from Files), a map of a KML result, PDF page thumbnails, a PCB board SVG and a DWG drawn as SVG. Canvases
  * are read back as screenshots and must not be one flat colour; the map must show the data's
  * colour. Nothing may be fetched from anywhere but the test server, and with the network cut
  * the viewers used once still open (the service worker keeps them). A screenshot of each
@@ -191,6 +191,19 @@ describe("previews", () => {
     expect(await results().locator("svg").count()).toBe(0);
     await waitForPixels(image, drawn);
     await shoot("pcb");
+  }, 300_000);
+
+  test("a DWG drawn as SVG on this device, shown in the same SVG view (issue 23)", async () => {
+    await previewResult([fixtureFile("drawing/example_2018.dwg", "image/vnd.dwg")], "drawing.to-svg", {}, /\.svg$/, 180_000);
+    const image = results().getByRole("img", { name: /^Drawing of example_2018\.svg$/ });
+    await image.waitFor({ timeout: 60_000 });
+    const [w, h] = await image.evaluate(async (img: HTMLImageElement) => (await img.decode(), [img.naturalWidth, img.naturalHeight] as const));
+    // The drawing is wider than tall: the SVG keeps its proportions at 1000 px on the long side.
+    expect(w).toBe(1000);
+    expect(h).toBeGreaterThan(0);
+    expect(h).toBeLessThan(w);
+    await waitForPixels(image, drawn);
+    await shoot("drawing");
   }, 300_000);
 
   test("nothing was fetched from outside the server", () => {
