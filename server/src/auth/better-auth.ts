@@ -10,6 +10,11 @@ import type { Settings } from "../config/keys";
 import { recordGrant } from "../credits/ledger";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordPolicy } from "./password-policy";
 
+/** Set by our auth routes from the connection; whatever a client sends under this name is replaced. */
+export const CLIENT_ADDRESS_HEADER = "x-vektor-client-address";
+/** Better Auth's cap on sign-in tries from one address a minute, failed or not. */
+export const SIGN_IN_PER_MINUTE = 30;
+
 export interface AuthDeps {
   db: Db;
   config: Settings;
@@ -31,9 +36,22 @@ export function createAuth({ db, config, baseUrl, secret, adminEmails, accountCh
     hooks: { before: passwordPolicy },
     // Better Auth turns its origin and CSRF checks off when NODE_ENV=test; keep them on so that
     // tests see what production does.
-    advanced: { cookiePrefix: "svc", disableOriginCheck: false },
-    // Our own limiter covers every route, /api/auth included, with the envelope and Retry-After.
-    rateLimit: { enabled: false },
+    // The client's address comes from a header the route sets from the connection (auth-routes.ts).
+    advanced: { cookiePrefix: "svc", disableOriginCheck: false, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
+    // Our own limiter covers every route, /api/auth included; Better Auth's adds per-address rules
+    // for the endpoints that guess or send mail, counted in the database so every process shares
+    // them (the growing back-off of failed sign-ins is auth/sign-in-throttle.ts).
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      customRules: {
+        "/sign-in/*": { window: 60, max: SIGN_IN_PER_MINUTE },
+        "/change-password": { window: 60, max: 10 },
+        "/request-password-reset": { window: 60, max: 3 },
+        "/reset-password": { window: 60, max: 10 },
+        "/**": false,
+      },
+    },
     telemetry: { enabled: false },
     user: {
       additionalFields: {

@@ -5,8 +5,28 @@
  */
 import { codeForStatus, ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
+import { CLIENT_ADDRESS_HEADER, SIGN_IN_PER_MINUTE } from "../auth/better-auth";
+import { FIRST_WAIT_S, FREE_PER_ACCOUNT, FREE_PER_ADDRESS, SignInThrottle } from "../auth/sign-in-throttle";
 import { errorResponse } from "../http/errors";
 import type { Services } from "../services";
+
+type Server = { requestIP(request: Request): { address: string } | null } | null;
+
+/**
+ * The client's address, as the rate limit sees it.
+ * TODO(issue 26 / TRUST_PROXY): call the shared client-address function once it exists.
+ */
+const clientAddress = (request: Request, server: Server) => server?.requestIP(request)?.address ?? "unknown";
+
+/**
+ * Better Auth learns the client's address from a header we set (any such header the client sent
+ * is replaced), so its per-address rules and its session rows see the same address we do.
+ */
+function withAddress(request: Request, address: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set(CLIENT_ADDRESS_HEADER, address);
+  return new Request(request, { headers });
+}
 
 const json = (properties: Record<string, unknown>, required: string[]) =>
   ({ required: true, content: { "application/json": { schema: { type: "object", properties, required } } } }) as never;
@@ -38,15 +58,37 @@ async function asEnvelope(res: Response): Promise<Response> {
   const code = codeForStatus(res.status);
   const message = code !== "INTERNAL" && typeof body?.message === "string" && body.message ? body.message : ERROR_CATALOG[code].message;
   const headers = Object.fromEntries([...res.headers].filter(([k]) => !["content-length", "content-type", "set-cookie"].includes(k)));
+  const retryAfter = res.headers.get("x-retry-after");
+  if (retryAfter && !headers["retry-after"]) headers["retry-after"] = retryAfter;
   const answer = errorResponse(code, message, headers);
   for (const cookie of res.headers.getSetCookie()) answer.headers.append("set-cookie", cookie);
   return answer;
 }
 
+/** The e-mail of a sign-in body, or null when the body is not one (Better Auth then refuses it). */
+async function emailOf(request: Request): Promise<string | null> {
+  const body = (await request.clone().json().catch(() => null)) as { email?: unknown } | null;
+  return typeof body?.email === "string" ? body.email : null;
+}
+
 const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.session_token cookie" } };
 
-export function authRoutes(s: Pick<Services, "auth">) {
-  const pass = async ({ request }: { request: Request }) => asEnvelope(await s.auth.handler(asScriptRequest(request)));
+export function authRoutes(s: Pick<Services, "auth" | "database">) {
+  const forward = (request: Request, server: Server) => s.auth.handler(withAddress(asScriptRequest(request), clientAddress(request, server)));
+  const pass = async ({ request, server }: { request: Request; server: Server }) => asEnvelope(await forward(request, server));
+  const throttle = new SignInThrottle(s.database.db);
+  /** Sign-in, held back while its account or address is in back-off (see sign-in-throttle.ts). */
+  const signIn = async ({ request, server }: { request: Request; server: Server }) => {
+    const email = await emailOf(request);
+    if (email === null) return pass({ request, server });
+    const address = clientAddress(request, server);
+    const wait = await throttle.retryAfter(email, address);
+    if (wait > 0) return errorResponse("RATE_LIMITED", `Too many failed sign-ins; try again in ${wait} s`, { "retry-after": String(wait) });
+    const res = await forward(request, server);
+    if (res.status === 401) await throttle.failed(email, address);
+    else if (res.ok) await throttle.succeeded(email, address);
+    return asEnvelope(res);
+  };
   return new Elysia()
     .post("/api/auth/sign-up/email", pass, {
       parse: "none",
@@ -59,9 +101,14 @@ export function authRoutes(s: Pick<Services, "auth">) {
         responses: cookieAnswer,
       },
     })
-    .post("/api/auth/sign-in/email", pass, {
+    .post("/api/auth/sign-in/email", signIn, {
       parse: "none",
-      detail: { summary: "Sign in", tags: ["Auth"], requestBody: json({ email: { type: "string" }, password: { type: "string" } }, ["email", "password"]), responses: cookieAnswer },
+      detail: {
+        summary: "Sign in",
+        description: `Failed sign-ins are throttled: after ${FREE_PER_ACCOUNT} failures on one e-mail, each address that failed on it waits ${FIRST_WAIT_S} s before its next try, doubling with every further failure (an address that has not failed on it may still try); after ${FREE_PER_ADDRESS} failures from one address, that address waits likewise for any e-mail; and an address may try at most ${SIGN_IN_PER_MINUTE} times a minute. A throttled try is answered 429 RATE_LIMITED with Retry-After, alike for e-mails with and without an account.`,
+        tags: ["Auth"], requestBody: json({ email: { type: "string" }, password: { type: "string" } }, ["email", "password"]),
+        responses: cookieAnswer,
+      },
     })
     .post("/api/auth/sign-out", pass, { parse: "none", detail: { summary: "Sign out (ends the session)", tags: ["Auth"], responses: { 200: { description: "Better Auth's answer" } } } })
     .all("/api/auth/*", pass, { parse: "none", detail: { hide: true } });
