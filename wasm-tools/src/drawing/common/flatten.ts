@@ -80,7 +80,8 @@ export function flatten(drawing: Drawing, options: FlattenOptions): Item[] {
 
   const walk = (entities: Entity[], m: Affine, parent: Inherited | null, depth: number) => {
     for (const e of entities) {
-      if (e.invisible) continue;
+      // An ATTDEF inside a block is the template of its inserts' ATTRIBs, which are drawn instead.
+      if (e.invisible || (parent && e.type === "ATTDEF")) continue;
       const layerName = parent && e.layer === "0" ? parent.layer : e.layer;
       const layer = layers.get(layerName);
       if (layer && (layer.off || layer.frozen)) continue;

@@ -29,7 +29,7 @@ export function pathData(runs: Vec[][], closed: boolean, f: (v: number) => strin
     .join("");
 }
 
-function itemSvg(item: Item, f: (v: number) => string, unit: number): string {
+function itemSvg(item: Item, f: (v: number) => string): string {
   const data = `data-entity="${item.entity}"${item.handle ? ` data-handle="${escapeXml(item.handle)}"` : ""}`;
   if (item.text) {
     const { at, height, rotation, text } = item.text;
@@ -38,7 +38,8 @@ function itemSvg(item: Item, f: (v: number) => string, unit: number): string {
     const spans = lines.map((line, i) => `<tspan x="0" dy="${i === 0 ? 0 : f(height * 1.4)}">${escapeXml(line)}</tspan>`).join("");
     return `<text ${data} transform="translate(${f(at.x)} ${f(-at.y)}) rotate(${deg})" font-size="${f(height)}" fill="${item.color}" stroke="none">${spans}</text>`;
   }
-  if (item.point) return `<circle ${data} cx="${f(item.point.x)}" cy="${f(-item.point.y)}" r="${f(unit)}" fill="${item.color}" stroke="none"/>`;
+  // A point is a dot of fixed screen size (a zero-length round-capped stroke), whatever the drawing's scale.
+  if (item.point) return `<path ${data} d="M${f(item.point.x)} ${f(-item.point.y)}h0" fill="none" stroke="${item.color}" stroke-width="3"/>`;
   const d = pathData(item.runs, item.closed || item.filled, f);
   if (!d) return "";
   const fill = item.filled ? `fill="${item.color}" fill-rule="evenodd"` : `fill="none"`;
@@ -57,7 +58,7 @@ export function toSvg(items: Item[], bounds: { min: Vec; max: Vec }, background:
   const byLayer = new Map<string, Item[]>();
   for (const item of items) byLayer.set(item.layer, [...(byLayer.get(item.layer) ?? []), item]);
   const groups = [...byLayer].map(([layer, members]) => {
-    const body = members.map((item) => itemSvg(item, f, Math.max(width, height) / 2000)).filter(Boolean).join("\n");
+    const body = members.map((item) => itemSvg(item, f)).filter(Boolean).join("\n");
     return `<g data-layer="${escapeXml(layer)}" vector-effect="non-scaling-stroke">\n${body}\n</g>`;
   });
   const bg = background === "none" ? "" : `<rect x="${f(x)}" y="${f(y)}" width="${f(w)}" height="${f(h)}" fill="${background}"/>\n`;

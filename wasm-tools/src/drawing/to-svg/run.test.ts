@@ -17,11 +17,10 @@ async function extentsOf(name: string): Promise<{ min: number[]; max: number[] }
   return JSON.parse(text(out)).extents;
 }
 
-/** Every coordinate pair of the paths and circles (SVG y is the drawing's -y). */
+/** Every coordinate pair of the paths, points included (SVG y is the drawing's -y). */
 function coordinates(svg: string): [number, number][] {
   const pairs: [number, number][] = [];
   for (const [, d] of svg.matchAll(/ d="([^"]+)"/g)) for (const [, x, y] of d.matchAll(/(-?[\d.e+-]+) (-?[\d.e+-]+)/g)) pairs.push([Number(x), -Number(y)]);
-  for (const [, x, y] of svg.matchAll(/cx="([^"]+)" cy="([^"]+)"/g)) pairs.push([Number(x), -Number(y)]);
   return pairs;
 }
 
