@@ -3,7 +3,8 @@
  * privacy hint names where the files go with the engine in use (Server picked: uploaded); a
  * failed run followed by a new choice leaves nothing of it on screen; three PDFs at once run on
  * this device once per file, each with its own progress, and `Download all` gives a STORE ZIP of
- * the results. Screenshots at desktop width and at 390 px under e2e/screenshots/ (git-ignored).
+ * the results; gis.convert offers formats by name, defaults away from the input's format and
+ * never names an output like its input. Screenshots at desktop width and at 390 px under e2e/screenshots/ (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { unzipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
-import { makePdf } from "./support/inputs";
+import { makeGeoJson, makePdf } from "./support/inputs";
 import { downloadResults, engineChosen, requireWebBuild, waitForDone, type FileSpec } from "./support/web";
 
 const SHOTS = join(import.meta.dir, "screenshots");
@@ -132,4 +133,20 @@ describe("Convert, as a newcomer meets it", () => {
     expect(await page.getByRole("status").textContent()).toMatch(/: 1 file ready to download\.$/);
     expect(await page.getByRole("list", { name: "Files in this run" }).count()).toBe(0);
   }, 120_000);
+
+  test("gis.convert: the target defaults away from the input's format, formats by their names, the output named apart", async () => {
+    await choose([{ name: "places.geojson", mime: "application/geo+json", bytes: makeGeoJson() }]);
+    await page.getByLabel("Tool", { exact: true }).selectOption("gis.convert");
+    const target = page.getByRole("group", { name: "Options" }).getByLabel("To", { exact: true });
+    const options = await target.locator("option").allTextContents();
+    expect(options).toContain("Shapefile (ZIP)");
+    expect(options).not.toContain("shapefile-zip");
+    expect(await target.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe("GeoPackage");
+    await target.selectOption({ label: "GeoJSON" });
+    await page.getByRole("button", { name: "Run" }).click();
+    await waitForDone(page, 120_000);
+    const [out] = await downloadResults(page);
+    expect(out.name).toBe("places-convert.geojson");
+    await shootAtTwoWidths(page, join(SHOTS, "convert-gis-names"));
+  }, 180_000);
 });

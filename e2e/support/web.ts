@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { humanize } from "../../web/src/components/params-form";
+import { choiceLabel, humanize } from "../../web/src/components/params-form";
 
 export const WEB_DIST = join(import.meta.dir, "..", "..", "web", "dist");
 
@@ -34,7 +34,7 @@ export async function fillParams(page: Page, params: Record<string, unknown>): P
     const plain = options.getByLabel(label, { exact: true });
     const control = (await plain.count()) > 0 ? plain : options.getByLabel(`${label} (JSON)`, { exact: true });
     const kind = await control.evaluate((el) => (el instanceof HTMLSelectElement ? "select" : el instanceof HTMLTextAreaElement ? "json" : (el as HTMLInputElement).type));
-    if (kind === "select") await control.selectOption({ label: String(value) });
+    if (kind === "select") await control.selectOption({ label: choiceLabel(value) });
     else if (kind === "checkbox") await control.setChecked(Boolean(value));
     else if (kind === "json") await control.fill(JSON.stringify(value));
     else await control.fill(String(value));

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { ToolError, type ToolManifest, type ToolRun } from "@vektor/shared/tools/manifest";
 import type { ToolEntry } from "../registry";
 import { expectToolError } from "../testing/run-tool";
-import { execute, executeEntry } from "./execute";
+import { apartFromInputs, execute, executeEntry } from "./execute";
 
 const manifest: ToolManifest = {
   slug: "pdf.stand-in",
@@ -72,5 +72,13 @@ describe("execute", () => {
 
   test("an unknown slug is TOOL_FAILED", async () => {
     await expectToolError(execute("pdf.nothing", [file()], {}), "TOOL_FAILED", /Unknown tool/);
+  });
+
+  test("an output never has an input's name: it gets the tool's verb, numbered past any name taken", async () => {
+    const out = (name: string) => ({ name, bytes: new Uint8Array([1]), mime: "application/pdf" });
+    const entry = standIn(async () => [out("F.pdf"), out("f-stand-in.pdf"), out("other.pdf")]);
+    const outputs = await executeEntry(entry, [file()], {});
+    expect(outputs.map((o) => o.name)).toEqual(["F-stand-in-2.pdf", "f-stand-in.pdf", "other.pdf"]);
+    expect(apartFromInputs([out("a")], [{ name: "a", bytes: new Uint8Array() }], "pdf.x").map((o) => o.name)).toEqual(["a-x"]);
   });
 });

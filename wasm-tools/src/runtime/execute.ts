@@ -60,7 +60,25 @@ export async function executeEntry(entry: ToolEntry, inputs: ToolInput[], params
   }
   if (signal.aborted) throw cancelled();
   onProgress(1);
-  return outputs;
+  return apartFromInputs(outputs, inputs, slug);
+}
+
+/**
+ * Outputs renamed where a name equals an input's (case aside), so a download never overwrites
+ * its source: `places.geojson` from gis.convert becomes `places-convert.geojson`.
+ */
+export function apartFromInputs(outputs: ToolOutput[], inputs: ToolInput[], slug: string): ToolOutput[] {
+  const taken = new Set([...inputs, ...outputs].map((f) => f.name.toLowerCase()));
+  const verb = slug.slice(slug.indexOf(".") + 1);
+  return outputs.map((o) => {
+    if (!inputs.some((i) => i.name.toLowerCase() === o.name.toLowerCase())) return o;
+    const dot = o.name.lastIndexOf(".");
+    const [stem, ext] = dot > 0 ? [o.name.slice(0, dot), o.name.slice(dot)] : [o.name, ""];
+    let name = `${stem}-${verb}${ext}`;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${stem}-${verb}-${n}${ext}`;
+    taken.add(name.toLowerCase());
+    return { ...o, name };
+  });
 }
 
 function cancelled(): ToolError {

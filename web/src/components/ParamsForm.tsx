@@ -1,6 +1,6 @@
 /** The options of a tool as form controls, from its params schema (see params-form.ts). */
 import { useId } from "react";
-import { initialValue, type FieldSpec, type FieldValue } from "./params-form";
+import { choiceLabel, initialValue, type FieldSpec, type FieldValue } from "./params-form";
 
 interface Props {
   fields: FieldSpec[];
@@ -50,7 +50,7 @@ function Field({ id, field, value, onChange }: { id: string; field: FieldSpec; v
         {field.optional && schema.default === undefined ? <option value="">(not set)</option> : null}
         {field.choices!.map((choice, i) => (
           <option key={i} value={String(i)}>
-            {String(choice)}
+            {choiceLabel(choice)}
           </option>
         ))}
       </select>

@@ -5,6 +5,7 @@
  * schema's limits and default; anything else (arrays, nested objects) is a JSON text box.
  * Optional params left empty are omitted, so the tool's own defaults apply.
  */
+import { formatInfo } from "@vektor/shared/formats";
 
 /** The part of JSON schema the manifests use. */
 export interface JsonSchema {
@@ -55,6 +56,11 @@ export function humanize(key: string): string {
     .map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()))
     .join(" ");
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** How a choice is shown: a format id by its human name (`shapefile-zip` -> `Shapefile (ZIP)`), anything else as it is. */
+export function choiceLabel(choice: unknown): string {
+  return (typeof choice === "string" && formatInfo(choice)?.title) || String(choice);
 }
 
 /** The literal choices of an enum-like schema, or undefined. */

@@ -18,7 +18,8 @@ describe("gis.convert", () => {
       ["kml", "sample.kml", "application/vnd.google-earth.kml+xml", true],
       ["csv", "sample.csv", "text/csv", false],
       ["flatgeobuf", "sample.fgb", "application/flatgeobuf", true],
-      ["geojson", "sample.geojson", "application/geo+json", true],
+      // The same format as the input: the output is named apart from it (execute's rule).
+      ["geojson", "sample-convert.geojson", "application/geo+json", true],
     ] as const) {
       const outputs = await convert(to);
       expect(outputs.map((o) => [o.name, o.mime])).toEqual([[file, mime]]);

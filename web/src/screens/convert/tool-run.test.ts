@@ -3,6 +3,7 @@ import { listManifests } from "@vektor/wasm-tools";
 import { makeTextPdf } from "@vektor/wasm-tools/testing/pdf-fixtures";
 import { describe, expect, test } from "vitest";
 import { detailOf } from "../../../../server/src/tools/catalog";
+import { choiceLabel, readParams } from "../../components/params-form";
 import { mergeTools } from "../../tools/catalog";
 import type { Result } from "./runs";
 import { deriveRun, initialToolRun, modeFor, toolRun, type RunFacts, type ToolRunAction, type ToolRunState } from "./tool-run";
@@ -186,5 +187,20 @@ describe("several files", () => {
     expect(s).toMatchObject({ running: null, progress: 100, status: "Done on this device in 2.0 s: 2 files ready to download. 1 of 3 files failed.", alert: "b.pdf: Not a PDF" });
     const none = after(started("device", ["a.pdf", "b.pdf"]), { type: "unit-failed", unit: 0, message: "x" }, { type: "unit-failed", unit: 1, message: "y" }, { type: "finished", ms: 1 });
     expect(none).toMatchObject({ status: "Failed on this device.", alert: "a.pdf: x\nb.pdf: y" });
+  });
+});
+
+describe("formats", () => {
+  const geojson = new File(['{"type":"FeatureCollection","features":[]}'], "places.geojson", { type: "application/geo+json" });
+  const to = (files: File[]) => deriveRun(after({ type: "choose-files", files }, { type: "choose-tool", slug: "gis.convert" }), facts).fields.find((f) => f.key === "to")!;
+  test("gis.convert's target defaults away from the input's own format", () => {
+    expect(to([geojson]).schema.default).toBe("gpkg");
+    expect(readParams([to([geojson])], {})).toEqual({ ok: true, params: { to: "gpkg" } });
+    const kml = new File(["<kml/>"], "places.kml", { type: "application/vnd.google-earth.kml+xml" });
+    expect(to([kml]).schema.default).toBe("geojson");
+  });
+  test("format choices are shown by their human names", () => {
+    expect(to([geojson]).choices!.map(choiceLabel)).toContain("Shapefile (ZIP)");
+    expect([choiceLabel("geojson"), choiceLabel("wkt"), choiceLabel(9)]).toEqual(["GeoJSON", "wkt", "9"]);
   });
 });

@@ -10,7 +10,8 @@
  */
 import { plural } from "../../components/format";
 import { fieldsOf, type FieldSpec, type FieldValue } from "../../components/params-form";
-import { countProblem, toolsFor, type ToolInfo } from "../../tools/catalog";
+import { candidateFormats } from "@vektor/shared/formats";
+import { countProblem, toolsFor, type NamedFile, type ToolInfo } from "../../tools/catalog";
 import { autoEngine, deviceBlocked, deviceGaveUp, engineHint, ENGINE_PLACES, serverBlocked, type Choice, type Engine } from "./engine";
 import type { Result } from "./runs";
 
@@ -213,5 +214,18 @@ export function deriveRun(state: ToolRunState, facts: RunFacts): RunPlan {
   const problem = tool && mode === "all" ? countProblem(tool, count) : null;
   const canRun = Boolean(tool) && !problem && !state.running && blocked[engine] === null;
   const hint = engineHint(engine, auto, state.running ? null : blocked[engine]);
-  return { choices, tool, mode, fields: tool ? fieldsOf(tool.params) : [], auto, blocked, engine, engineHint: hint, problem, canRun };
+  return { choices, tool, mode, fields: tool ? awayFromInput(fieldsOf(tool.params), tool, state.files) : [], auto, blocked, engine, engineHint: hint, problem, canRun };
+}
+
+/**
+ * The fields, with a format choice whose default is the files' own format defaulting instead to
+ * the first other format the tool writes (GeoJSON to GeoJSON is rarely what a person wants).
+ */
+export function awayFromInput(fields: FieldSpec[], tool: ToolInfo, files: NamedFile[]): FieldSpec[] {
+  const own = new Set(files.flatMap((f) => candidateFormats(f.type, f.name).map((c): string => c.id).filter((id) => tool.accepts.includes(id)).slice(0, 1)));
+  return fields.map((field) => {
+    if (field.kind !== "choice" || !own.has(field.schema.default as string)) return field;
+    const other = field.choices!.find((c) => typeof c === "string" && tool.produces.includes(c) && !own.has(c));
+    return other === undefined ? field : { ...field, schema: { ...field.schema, default: other } };
+  });
 }
