@@ -93,7 +93,8 @@ export const creditLedger = pgTable(
   "credit_ledger",
   {
     id: text("id").primaryKey(),
-    userId: ownerId(),
+    /** Kept for the audit when the account is deleted, then anonymised (null). */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     amount: integer("amount").notNull(),
     reason: text("reason").notNull(),
     ref: text("ref"),
