@@ -57,6 +57,9 @@ export interface Env {
   rateLimitSyncMs: number;
   /** How long a cached list or run detail is kept at most (0: never cached). */
   readCacheMs: number;
+  /** A request body may take this long, plus its length at `bodyMinBytesPerSecond` (then 408). */
+  bodyTimeoutMs: number;
+  bodyMinBytesPerSecond: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -130,6 +133,9 @@ export function readEnv(src: Source = process.env): Env {
     authCacheMs: Math.min(intVar(src, "AUTH_CACHE_MS", 1000), 2000),
     rateLimitSyncMs: intVar(src, "RATE_LIMIT_SYNC_MS", 200),
     readCacheMs: intVar(src, "READ_CACHE_MS", 1000),
+    bodyTimeoutMs: intVar(src, "REQUEST_BODY_TIMEOUT_MS", 30_000),
+    // 16 KiB/s: 128 kbit/s, slower than any working connection; a 16 MiB part gets 17 min more.
+    bodyMinBytesPerSecond: Math.max(1, intVar(src, "REQUEST_BODY_MIN_RATE", 16_384)),
   };
 }
 

@@ -89,8 +89,9 @@ describe("rate limiting", () => {
       expect(Number(retryAfter)).toBeLessThanOrEqual(60);
       // Signed transfers are not counted: this caller's address is over the limit, yet a PUT works.
       const anon = srv.anon();
-      for (let i = 0; i < 6; i++) await (await anon.t.fetch("/api/health")).arrayBuffer();
-      expect((await anon.t.fetch("/api/health")).status).toBe(429);
+      for (let i = 0; i < 6; i++) await (await anon.t.fetch("/api/files")).arrayBuffer();
+      expect((await anon.t.fetch("/api/files")).status).toBe(429);
+      expect((await anon.t.fetch("/api/health")).status).toBe(200); // probes are never rate-limited
       expect((await anon.t.fetch("/status")).status).toBe(200); // not an /api/ call
       expect((await fetch(p.uploadUrl, { method: "PUT", body: "abc" })).status).toBe(200);
     } finally {

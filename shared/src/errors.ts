@@ -13,6 +13,7 @@ export const ERROR_CATALOG = {
   NOT_FOUND: { status: 404, message: "Not found" },
   INVALID_STATE: { status: 409, message: "The resource is not in a state that allows this" },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: "Idempotency-Key was used with a different request" },
+  REQUEST_TIMEOUT: { status: 408, message: "The request body arrived too slowly: send it again on a faster connection, or in smaller parts" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "Payload too large" },
   LIMIT_EXCEEDED: { status: 422, message: "A configured limit was exceeded" },
   FILE_SIGNATURE_MISMATCH: { status: 422, message: "File content does not match its declared type" },
@@ -27,7 +28,7 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
-const STATUS_CODES: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED", 507: "STORAGE_FULL" };
+const STATUS_CODES: Record<number, ErrorCode> = { 401: "UNAUTHORIZED", 402: "INSUFFICIENT_CREDITS", 403: "FORBIDDEN", 404: "NOT_FOUND", 408: "REQUEST_TIMEOUT", 409: "INVALID_STATE", 413: "PAYLOAD_TOO_LARGE", 429: "RATE_LIMITED", 507: "STORAGE_FULL" };
 
 /**
  * The catalog's code for an HTTP status whose body names none of ours: Better Auth's own refusals

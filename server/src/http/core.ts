@@ -9,12 +9,21 @@ import { Elysia } from "elysia";
 import type { Services } from "../services";
 import { Answered, classifyError, errorResponse } from "./errors";
 import { GcPacer } from "./gc-pacer";
+import { withinBodyDeadline, type BodyLimits } from "./body-deadline";
 import { callerKey } from "./rate-limit";
 
 /** Largest JSON request body; uploads stream through their own routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-const requestIds = new WeakMap<Request, { id: string; start: number }>();
+const requestIds = new WeakMap<Request, { id: string; start: number; body: BodyLimits }>();
+
+/** Production's limits, for a request that did not pass through httpCore (none does in the server). */
+const DEFAULT_BODY_LIMITS: BodyLimits = { bodyTimeoutMs: 30_000, bodyMinBytesPerSecond: 16_384 };
+
+/** How long this request's body may take (REQUEST_BODY_TIMEOUT_MS, REQUEST_BODY_MIN_RATE). */
+export function bodyLimitsOf(request: Request): BodyLimits {
+  return requestIds.get(request)?.body ?? DEFAULT_BODY_LIMITS;
+}
 
 export function requestIdOf(request: Request): string {
   return requestIds.get(request)?.id ?? "unknown";
@@ -28,15 +37,20 @@ export async function readCappedBytes(request: Request, limit: number, what = "J
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    total += r.value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw tooLarge();
+  const readAll = async () => {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      total += r.value.byteLength;
+      if (total > limit) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(r.value);
     }
-    chunks.push(r.value);
-  }
-  return Buffer.concat(chunks);
+    return Buffer.concat(chunks);
+  };
+  // A body of unknown length may be as long as the cap: its deadline is the cap's.
+  const expected = Number(request.headers.get("content-length") ?? limit) || 0;
+  return withinBodyDeadline(bodyLimitsOf(request), expected, readAll(), () => void reader.cancel().catch(() => {}));
 }
 
 async function readCapped(request: Request, limit: number): Promise<string> {
@@ -67,13 +81,17 @@ function pathOf(url: string): string {
 function isRateLimited(url: string): boolean {
   const path = pathOf(url);
   if (!path.startsWith("/api/")) return false;
+  // Probes must tell the truth about the service, not about the prober's address (a load
+  // balancer shares it with every client behind the same proxy).
+  if (path === "/api/health" || path === "/api/ready") return false;
   return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
 /** GET, HEAD and OPTIONS write nothing a cache keeps. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
 
-export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads" | "changes">) {
+export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads" | "changes" | "env">) {
+  const body: BodyLimits = { bodyTimeoutMs: s.env.bodyTimeoutMs, bodyMinBytesPerSecond: s.env.bodyMinBytesPerSecond };
   const gc = new GcPacer();
   // LOG_LEVEL above info skips the access line's work, not just its output.
   const accessLog = s.log.isLevelEnabled("info");
@@ -85,7 +103,7 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
     .onRequest(({ request, set, server }) => {
       const given = request.headers.get("x-request-id");
       const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
-      requestIds.set(request, { id, start: performance.now() });
+      requestIds.set(request, { id, start: performance.now(), body });
       set.headers["x-request-id"] = id;
       // A NUL in a path or query value reaches no row: PostgreSQL text cannot hold one.
       if (request.url.includes("%00")) throw new ServiceError("VALIDATION_ERROR", "The URL holds a NUL character (%00); remove it");

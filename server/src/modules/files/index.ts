@@ -75,7 +75,7 @@ export function filesModule(s: Pick<Services, "callers">, files: FileService) {
         parse: "none",
         params: FileIdParam,
         query: SignedQuery,
-        ...doc({ summary: "Signed single-PUT target (the uploadUrl)", description: "The raw bytes are the body; at most the declared size.", tags: ["Files"], auth: "signed", errors: ["NOT_FOUND", "INVALID_STATE", "PAYLOAD_TOO_LARGE", "STORAGE_FULL"], data: UploadReceipt }),
+        ...doc({ summary: "Signed single-PUT target (the uploadUrl)", description: "The raw bytes are the body; at most the declared size.", tags: ["Files"], auth: "signed", errors: ["NOT_FOUND", "INVALID_STATE", "PAYLOAD_TOO_LARGE", "REQUEST_TIMEOUT", "STORAGE_FULL"], data: UploadReceipt }),
       },
     )
     .put(
@@ -91,7 +91,7 @@ export function filesModule(s: Pick<Services, "callers">, files: FileService) {
         parse: "none",
         params: Type.Object({ fileId: Type.String({ maxLength: 100 }), partNumber: Type.String({ maxLength: 5 }) }),
         query: SignedQuery,
-        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete. The ETag names this upload of the part (sending a part again gives a new one), not its content: the whole file's sha256 is what confirm records (and checks against a declared checksum).", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE", "STORAGE_FULL"], data: PartReceipt }),
+        ...doc({ summary: "Signed multipart part target", description: "Answers the part's `ETag` header; send it back in multipart/complete. The ETag names this upload of the part (sending a part again gives a new one), not its content: the whole file's sha256 is what confirm records (and checks against a declared checksum).", tags: ["Files"], auth: "signed", errors: ["INVALID_STATE", "PAYLOAD_TOO_LARGE", "REQUEST_TIMEOUT", "STORAGE_FULL"], data: PartReceipt }),
       },
     )
     .post("/multipart/part", async ({ caller, body }) => ok(await files.partUrl(caller.id, body.fileId, body.uploadId, body.partNumber)), {

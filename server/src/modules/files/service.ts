@@ -15,6 +15,7 @@ import { ownedRow } from "../../db/owned";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
 import type { UrlSigner } from "../../lib/signer";
+import { withinBodyDeadline } from "../../http/body-deadline";
 import { safeFetch } from "../../net/safe-fetch";
 import type { ConfigService } from "../../config/service";
 import type { ToolRunService } from "../tool-runs/service";
@@ -120,8 +121,9 @@ export class FileService {
     const { store } = this.d;
     try {
       if (source instanceof Request) {
-        if (store.putRequest) return await store.putRequest(key, source, { maxBytes });
-        source = source.body;
+        const request = source;
+        const writing = store.putRequest ? store.putRequest(key, request, { maxBytes }) : store.put(key, request.body ?? emptyStream(), { maxBytes });
+        return await withinBodyDeadline(this.d.env, bodyLength(request, maxBytes), writing);
       }
       return await store.put(key, source ?? emptyStream(), { maxBytes });
     } catch (e) {
@@ -159,7 +161,7 @@ export class FileService {
     const [row] = await this.db.select().from(file).where(eq(file.id, fileId));
     if (!row || row.status !== "PENDING" || row.uploadId !== uploadId) throw fail.invalidState("No open multipart upload with this uploadId");
     try {
-      return await this.d.store.putPart(row.storageKey, uploadId, partNumber, row.partSize!, request);
+      return await withinBodyDeadline(this.d.env, bodyLength(request, row.partSize!), this.d.store.putPart(row.storageKey, uploadId, partNumber, row.partSize!, request));
     } catch (e) {
       if (e instanceof StorageError) throw new ServiceError(e.reason === "too-large" ? "PAYLOAD_TOO_LARGE" : "VALIDATION_ERROR", e.message);
       throw e;
@@ -353,4 +355,10 @@ function usefulMime(contentType: string | null, filename: string): string {
 
 function emptyStream(): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (c) => c.close() });
+}
+
+/** The body's declared length, or at most `cap` when it declares none (chunked). */
+function bodyLength(request: Request, cap: number): number {
+  const declared = Number(request.headers.get("content-length"));
+  return Number.isFinite(declared) && declared >= 0 && request.headers.has("content-length") ? declared : cap;
 }
