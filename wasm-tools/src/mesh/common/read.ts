@@ -6,7 +6,7 @@
  */
 import { ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
 import { unzipSync } from "fflate";
-import type { BufferGeometry, Object3D } from "three";
+import type { BufferGeometry, Mesh, Object3D } from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { OBJLoader } from "three/examples/jsm/loaders/OBJLoader.js";
 import { PLYLoader } from "three/examples/jsm/loaders/PLYLoader.js";
@@ -80,8 +80,8 @@ function partsOf(root: Object3D): MeshPart[] {
   root.updateMatrixWorld(true);
   const parts: MeshPart[] = [];
   root.traverse((o) => {
-    if (!o.isMesh || !o.geometry) return;
-    const p = part(o.name || `mesh ${parts.length + 1}`, o.geometry, o.matrixWorld.elements);
+    if (!(o as Mesh).isMesh) return;
+    const p = part(o.name || `mesh ${parts.length + 1}`, (o as Mesh).geometry, o.matrixWorld.elements);
     if (p) parts.push(p);
   });
   return parts;
