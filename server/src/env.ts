@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
+import { parseTrustProxy, type TrustProxy } from "./http/client-address";
 
 export type Role = "all" | "api" | "worker";
 
@@ -60,6 +61,8 @@ export interface Env {
   /** A request body may take this long, plus its length at `bodyMinBytesPerSecond` (then 408). */
   bodyTimeoutMs: number;
   bodyMinBytesPerSecond: number;
+  /** Which proxies' X-Forwarded-For/-Proto/-Host are believed (none by default). */
+  trustProxy: TrustProxy;
 }
 
 type Source = Record<string, string | undefined>;
@@ -136,6 +139,7 @@ export function readEnv(src: Source = process.env): Env {
     bodyTimeoutMs: intVar(src, "REQUEST_BODY_TIMEOUT_MS", 30_000),
     // 16 KiB/s: 128 kbit/s, slower than any working connection; a 16 MiB part gets 17 min more.
     bodyMinBytesPerSecond: Math.max(1, intVar(src, "REQUEST_BODY_MIN_RATE", 16_384)),
+    trustProxy: parseTrustProxy(src.TRUST_PROXY),
   };
 }
 

@@ -10,12 +10,32 @@ import type { Services } from "../services";
 import { Answered, classifyError, errorResponse } from "./errors";
 import { GcPacer } from "./gc-pacer";
 import { withinBodyDeadline, type BodyLimits } from "./body-deadline";
+import { originOf, type Origin, type TrustProxy } from "./client-address";
 import { callerKey } from "./rate-limit";
 
 /** Largest JSON request body; uploads stream through their own routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-const requestIds = new WeakMap<Request, { id: string; start: number; body: BodyLimits }>();
+interface RequestMeta {
+  id: string;
+  start: number;
+  body: BodyLimits;
+  peer: string | null;
+  trust: TrustProxy;
+  origin?: Origin;
+}
+
+const requestIds = new WeakMap<Request, RequestMeta>();
+
+/**
+ * The client's address, scheme and host, as TRUST_PROXY lets forwarded headers tell them (the
+ * connection's own without it). The rate limit, the access log and Better Auth all use this.
+ */
+export function requestOrigin(request: Request): Origin {
+  const meta = requestIds.get(request);
+  if (!meta) return originOf(request, null, { kind: "none" });
+  return (meta.origin ??= originOf(request, meta.peer, meta.trust));
+}
 
 /** Production's limits, for a request that did not pass through httpCore (none does in the server). */
 const DEFAULT_BODY_LIMITS: BodyLimits = { bodyTimeoutMs: 30_000, bodyMinBytesPerSecond: 16_384 };
@@ -87,6 +107,20 @@ function isRateLimited(url: string): boolean {
   return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
+const SECURE = /;\s*secure\s*(;|$)/i;
+
+/**
+ * Cookies of a request that reached us over HTTPS (itself, or through a trusted proxy that ended
+ * TLS) are marked Secure, so a browser never sends the session over plain HTTP; over plain HTTP
+ * (a laptop on localhost) they could not be, or the browser would drop them.
+ */
+function secureCookies(response: Response): void {
+  const cookies = response.headers.getSetCookie();
+  if (cookies.every((c) => SECURE.test(c))) return;
+  response.headers.delete("set-cookie");
+  for (const c of cookies) response.headers.append("set-cookie", SECURE.test(c) ? c : `${c}; Secure`);
+}
+
 /** GET, HEAD and OPTIONS write nothing a cache keeps. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
 
@@ -103,20 +137,21 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
     .onRequest(({ request, set, server }) => {
       const given = request.headers.get("x-request-id");
       const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
-      requestIds.set(request, { id, start: performance.now(), body });
+      requestIds.set(request, { id, start: performance.now(), body, peer: server?.requestIP(request)?.address ?? null, trust: s.env.trustProxy });
       set.headers["x-request-id"] = id;
       // A NUL in a path or query value reaches no row: PostgreSQL text cannot hold one.
       if (request.url.includes("%00")) throw new ServiceError("VALIDATION_ERROR", "The URL holds a NUL character (%00); remove it");
       if (!isRateLimited(request.url)) return;
       const limit = (perMinute: number) => {
-        const retryAfter = s.limiter.hit(callerKey(request, () => server?.requestIP(request)?.address ?? null), perMinute);
+        const retryAfter = s.limiter.hit(callerKey(request, () => requestOrigin(request).address), perMinute);
         if (retryAfter > 0) throw new ServiceError("RATE_LIMITED", `Rate limit of ${perMinute} requests a minute exceeded`, { "retry-after": String(retryAfter) });
       };
       // The setting is almost always in memory: no promise to wait for then.
       const known = s.config.peek("ratelimit.per_minute");
       return known === undefined ? s.config.get("ratelimit.per_minute").then(limit) : limit(known);
     })
-    .onAfterHandle({ as: "global" }, async ({ request }) => {
+    .onAfterHandle({ as: "global" }, async ({ request, responseValue }) => {
+      if (responseValue instanceof Response && responseValue.headers.has("set-cookie") && requestOrigin(request).https) secureCookies(responseValue);
       if (!readsOnly(request.method)) await caughtUp();
     })
     .onError({ as: "global" }, async ({ code, error, request }) => {
@@ -135,6 +170,6 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
       gc.tick();
       if (!accessLog) return;
       const meta = requestIds.get(request);
-      s.log.info({ requestId: meta?.id, method: request.method, path: pathOf(request.url), status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined }, "request");
+      s.log.info({ requestId: meta?.id, ip: requestOrigin(request).address, method: request.method, path: pathOf(request.url), status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined }, "request");
     });
 }
