@@ -1,14 +1,16 @@
 /**
  * The server serves the built web app: MIME types (WASM as application/wasm), a year's cache
  * for hashed assets and revalidation for the rest, index.html for page paths, API paths left to
- * the API (an unknown one is still the JSON NOT_FOUND envelope), and without a build a short
+ * the API (an unknown one is still the JSON NOT_FOUND envelope), every compressible file and
+ * WASM in brotli or gzip when asked (the build's precompressed copies) and as is otherwise, and without a build a short
  * page that says how to make one.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { staticSite } from "../server/src/http/static";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { acceptedEncodings, staticSite } from "../server/src/http/static";
 import { startTestServer, type TestServer } from "../server/test/harness";
 import { requireWebBuild, WEB_DIST } from "./support/web";
 
@@ -99,6 +101,41 @@ describe("the web app on the server", () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "No such route" } });
     }
+  });
+
+  test("every compressible file and WASM: brotli or gzip when asked, the same bytes as identity otherwise, with Vary", async () => {
+    const site = staticSite({ dir: WEB_DIST });
+    const ask = (path: string, encoding?: string) => site.handle(new Request(`http://127.0.0.1/${path}`, { headers: encoding ? { "accept-encoding": encoding } : {} }));
+    const files = readdirSync(WEB_DIST, { recursive: true, encoding: "utf8" }).filter((f) => /\.(html|js|css|json|webmanifest|svg|wasm|data)$/.test(f));
+    expect(files.filter((f) => f.endsWith(".wasm")).length).toBeGreaterThan(0);
+    let checked = 0;
+    for (const file of files) {
+      const identity = new Uint8Array(readFileSync(join(WEB_DIST, file)));
+      if (identity.length < 512) continue;
+      for (const [asked, coding, decode] of [
+        ["br, gzip, deflate", "br", brotliDecompressSync],
+        ["gzip", "gzip", gunzipSync],
+        ["gzip;q=1, br;q=0", "gzip", gunzipSync],
+        ["identity", null, null],
+        [undefined, null, null],
+      ] as const) {
+        const res = await ask(file, asked);
+        expect({ file, asked, status: res.status, coding: res.headers.get("content-encoding"), vary: res.headers.get("vary") }).toEqual({ file, asked, status: 200, coding, vary: "Accept-Encoding" });
+        const body = new Uint8Array(await res.arrayBuffer());
+        const plain = decode ? new Uint8Array(decode(body)) : body;
+        if (decode) expect(body.length).toBeLessThan(identity.length);
+        expect(plain.length).toBe(identity.length);
+        expect({ file, asked, hash: Bun.hash(plain) }).toEqual({ file, asked, hash: Bun.hash(identity) });
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  }, 300_000);
+
+  test("Accept-Encoding is read with its q values and *", () => {
+    expect([...acceptedEncodings("gzip, deflate, br, zstd")].sort()).toEqual(["br", "deflate", "gzip", "zstd"]);
+    expect([...acceptedEncodings("br;q=0, *;q=0.5")].sort()).toEqual(["*", "gzip"]);
+    expect([...acceptedEncodings(null)]).toEqual([]);
   });
 
   test("without a build, / says how to build the web app", async () => {

@@ -15,6 +15,7 @@ import { VitePWA } from "vite-plugin-pwa";
 import { appIcons, ICONS, THEME_COLOR } from "./vite/icons.ts";
 import { TOOLS_CACHE } from "./src/tools/cache-name.ts";
 import { toolFamilies } from "./vite/tool-families.ts";
+import { precompress } from "./vite/precompress.ts";
 import { wasmRefs } from "./vite/wasm-refs.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -144,5 +145,6 @@ export default defineConfig({
     },
   },
   // wasm() here too: the dev server runs the worker's modules through these plugins.
-  plugins: [react(), wasm(), appIcons(), families.page(), pwa],
+  // precompress() last: brotli and gzip copies of everything, sw.js included (vite/precompress.ts).
+  plugins: [react(), wasm(), appIcons(), families.page(), pwa, precompress(here("node_modules/.cache/vektor-precompress"))],
 });
