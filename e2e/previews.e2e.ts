@@ -206,6 +206,24 @@ describe("previews", () => {
     await shoot("drawing");
   }, 300_000);
 
+  test("a DXF kept on the server, previewed from Files (drawn as SVG on this device)", async () => {
+    await nav("Files").click();
+    const dxf = fixtureFile("drawing/sample_r14.dxf", "image/vnd.dxf");
+    await page.getByLabel("Upload files").setInputFiles([{ name: dxf.name, mimeType: dxf.mime, buffer: Buffer.from(dxf.bytes) }]);
+    await page.getByText("Uploaded", { exact: true }).first().waitFor({ timeout: 60_000 });
+    await page.getByRole("button", { name: `Preview ${dxf.name}` }).click();
+    const panel = page.getByRole("region", { name: `Preview of ${dxf.name}` });
+    const image = panel.getByRole("img", { name: `Drawing of ${dxf.name}` });
+    await image.waitFor({ timeout: 120_000 });
+    const [w, h, src] = await image.evaluate(async (img: HTMLImageElement) => (await img.decode(), [img.naturalWidth, img.naturalHeight, img.src] as const));
+    expect(w).toBeGreaterThan(0);
+    expect(h).toBeGreaterThan(0);
+    expect(src).toStartWith("blob:");
+    await waitForPixels(image, drawn);
+    await shoot("dxf-files");
+    await panel.getByRole("button", { name: "Close preview" }).click();
+  }, 300_000);
+
   test("nothing was fetched from outside the server", () => {
     expect(foreign).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /**
  * Previews of results and stored files "where people would rather look than read": a 3D model,
- * a point cloud, a map, PDF page thumbnails, a board SVG, formatted text. Each viewer is its own
+ * a point cloud, a map, PDF page thumbnails, a board SVG, a DWG or DXF drawing, formatted text. Each viewer is its own
  * lazily loaded chunk (three.js and maplibre-gl never weigh on the app shell) that the service
  * worker caches on first use; nothing is fetched from anywhere but this app and its server.
  */
@@ -21,6 +21,7 @@ const VIEWERS: Record<PreviewKind, ComponentType<ViewerProps>> = {
   map: lazy(() => import("./views/MapView")),
   pdf: lazy(() => import("./views/PdfPages")),
   svg: lazy(() => import("./views/SvgView")),
+  drawing: lazy(() => import("./views/SvgView")),
   text: TextPreview,
 };
 

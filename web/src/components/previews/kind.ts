@@ -1,9 +1,9 @@
 /** Which viewer shows a file, from its extension or its declared type. */
 import { canPreviewText } from "../TextPreview";
 
-export type PreviewKind = "model" | "points" | "map" | "pdf" | "svg" | "text";
+export type PreviewKind = "model" | "points" | "map" | "pdf" | "svg" | "drawing" | "text";
 
-const BY_EXTENSION: Record<string, PreviewKind> = { glb: "model", las: "points", laz: "points", geojson: "map", gpkg: "map", kml: "map", pdf: "pdf", svg: "svg" };
+const BY_EXTENSION: Record<string, PreviewKind> = { glb: "model", las: "points", laz: "points", geojson: "map", gpkg: "map", kml: "map", pdf: "pdf", svg: "svg", dwg: "drawing", dxf: "drawing" };
 
 const BY_MIME: Record<string, PreviewKind> = {
   "model/gltf-binary": "model",
@@ -14,6 +14,8 @@ const BY_MIME: Record<string, PreviewKind> = {
   "application/vnd.google-earth.kml+xml": "map",
   "application/pdf": "pdf",
   "image/svg+xml": "svg",
+  "image/vnd.dwg": "drawing",
+  "image/vnd.dxf": "drawing",
 };
 
 /** Largest file a viewer reads into the page (the bytes are held in memory while it is open). */
