@@ -4,7 +4,8 @@
  * failed run followed by a new choice leaves nothing of it on screen; three PDFs at once run on
  * this device once per file, each with its own progress, and `Download all` gives a STORE ZIP of
  * the results; gis.convert offers formats by name, defaults away from the input's format and
- * never names an output like its input. Screenshots at desktop width and at 390 px under e2e/screenshots/ (git-ignored).
+ * never names an output like its input, and the first use of the GIS family shows its engine's
+ * download (a bar, the size and what travelled compressed). Screenshots at desktop width and at 390 px under e2e/screenshots/ (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -144,7 +145,15 @@ describe("Convert, as a newcomer meets it", () => {
     expect(await target.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe("GeoPackage");
     await target.selectOption({ label: "GeoJSON" });
     await page.getByRole("button", { name: "Run" }).click();
+    // The family's first use: its engine's download with a bar and its size.
+    await page.getByText(/^Download(ing|ed) the GIS engine \(/).waitFor({ timeout: 60_000 });
     await waitForDone(page, 120_000);
+    const label = (await page.locator("label[for=engine-download]").textContent())!;
+    expect(label).toMatch(/^Downloaded the GIS engine \([\d.]+ MB, [\d.]+ MB over the network\); it is kept for next time\.$/);
+    const [raw, wire] = label.match(/[\d.]+ MB/g)!.map(parseFloat);
+    expect(wire! / raw!).toBeLessThan(0.45);
+    const bar = await page.locator("#engine-download").evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max]);
+    expect(bar[0]).toBe(bar[1]);
     const [out] = await downloadResults(page);
     expect(out.name).toBe("places-convert.geojson");
     await shootAtTwoWidths(page, join(SHOTS, "convert-gis-names"));

@@ -82,6 +82,8 @@ function fileResponse(path: string, cacheControl: string, acceptEncoding: string
   const chosen = siblings.find(([coding]) => accepted.has(coding));
   if (!chosen) return new Response(Bun.file(path), { headers });
   headers["content-encoding"] = chosen[0];
+  // The file's own size, for a progress bar over the decoded bytes (web/src/workers/downloads.ts).
+  headers["x-decoded-length"] = String(Bun.file(path).size);
   return new Response(Bun.file(path + chosen[1]), { headers });
 }
 

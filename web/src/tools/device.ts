@@ -7,8 +7,9 @@
 import type { ToolInput, ToolManifest, ToolOutput } from "@vektor/shared/tools/manifest";
 import { useQuery } from "@tanstack/react-query";
 import { ToolBridge, type RunOptions } from "../workers/bridge";
+import { reportEngineDownload } from "./engine-downloads";
 
-const bridge = new ToolBridge();
+const bridge = new ToolBridge({ onEngineDownload: reportEngineDownload });
 /** Set when the service worker took over while the worker was busy: let it go once it is idle. */
 let retire = false;
 

@@ -8,6 +8,7 @@
 import { ToolError, type ToolErrorCode, type ToolInput, type ToolManifest, type ToolOutput } from "@vektor/shared/tools/manifest";
 import type { RunResult, ToolWorkerApi, WasmSource, WorkerReady } from "@vektor/wasm-tools";
 import * as Comlink from "comlink";
+import type { EngineDownload } from "./downloads";
 
 export interface BridgeOptions {
   /** Makes a worker; the default is the bundled tool.worker.ts as a module worker. */
@@ -20,6 +21,8 @@ export interface BridgeOptions {
   cancelGraceMs?: number;
   /** WASM sources to pass to each new worker (`configure`), e.g. modules compiled by the page. */
   wasm?: Record<string, WasmSource>;
+  /** Hears how the worker's engine downloads go (downloads.ts). */
+  onEngineDownload?: (download: EngineDownload) => void;
 }
 
 export interface RunOptions {
@@ -52,7 +55,7 @@ export class ToolBridge {
   private tail: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
-  private readonly opts: Required<Omit<BridgeOptions, "wasm">> & { wasm?: Record<string, WasmSource> };
+  private readonly opts: Required<Omit<BridgeOptions, "wasm" | "onEngineDownload">> & Pick<BridgeOptions, "wasm" | "onEngineDownload">;
 
   constructor(options: BridgeOptions = {}) {
     this.opts = {
@@ -61,6 +64,7 @@ export class ToolBridge {
       readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
       cancelGraceMs: options.cancelGraceMs ?? 2_000,
       wasm: options.wasm,
+      onEngineDownload: options.onEngineDownload,
     };
   }
 
@@ -190,6 +194,9 @@ export class ToolBridge {
     worker.addEventListener("error", (event) => {
       event.preventDefault();
       crash(new ToolError("WORKER_CRASHED", `The tool worker crashed: ${event.message || "uncaught error"}`));
+    });
+    worker.addEventListener("message", (event: MessageEvent<EngineDownload | null>) => {
+      if (event.data?.type === "engine-download") this.opts.onEngineDownload?.(event.data);
     });
     worker.addEventListener("messageerror", () => crash(new ToolError("WORKER_CRASHED", "The tool worker sent a message that could not be read")));
     const ready = new Promise<void>((resolve, reject) => {

@@ -1,11 +1,12 @@
 /**
  * The browser's tool worker: `ToolWorkerApi` over comlink, running `execute()` from wasm-tools
- * exactly as the server's workers do. WASM comes from the URLs Vite emitted (wasm-urls.ts) unless
- * the host configured another source. Inputs arrive and outputs leave as transferred buffers.
+ * exactly as the server's workers do. WASM comes from the URLs Vite emitted (wasm-urls.ts), fetched
+ * with its progress told to the page (downloads.ts), unless the host configured another source. Inputs arrive and outputs leave as transferred buffers.
  * It posts `{ type: "ready" }` last, after its imports (and their top-level awaits) settled.
  */
 import { execute, listManifests, packError, packOutputs, setWasmLocator, type RunRequest, type ToolWorkerApi, type WasmSource, type WorkerReady } from "@vektor/wasm-tools";
 import * as Comlink from "comlink";
+import { download } from "./downloads";
 import { knownWasm, wasmUrl } from "./wasm-urls";
 
 /** Smallest gap between two progress messages to the host, in ms (the final 1 always goes). */
@@ -18,7 +19,8 @@ setWasmLocator((ref) => {
   const source = configured.get(ref.name);
   if (source) return source;
   const url = wasmUrl(ref.name);
-  if (url) return { url };
+  // Fetched here rather than by URL, so the page hears how the download goes (downloads.ts).
+  if (url) return download(url, ref.name, (message) => self.postMessage(message)).then((bytes) => ({ bytes }));
   console.warn(`tool worker: no bundled URL for WASM "${ref.name}" (${ref.pkg}/${ref.file}); known: ${knownWasm().join(", ") || "none"}`);
   return undefined;
 });

@@ -10,6 +10,7 @@ import { errorMessage } from "../../api/client";
 import { ParamsForm } from "../../components/ParamsForm";
 import type { ToolInfo } from "../../tools/catalog";
 import { EngineChoice } from "./EngineChoice";
+import { EngineDownload } from "./EngineDownload";
 import { OfflineFamilies } from "./OfflineFamilies";
 import { Results } from "./Results";
 import { RunUnits } from "./RunUnits";
@@ -65,6 +66,7 @@ export function ConvertScreen() {
           <label htmlFor="progress">Progress</label>
           <progress id="progress" max={100} value={progress} />
         </div>
+        {engine === "device" ? <EngineDownload family={tool?.family} /> : null}
         <RunUnits units={units} />
         <p role="status" aria-live="polite">
           {status}

@@ -1,7 +1,7 @@
 /** Which tool families run without a network here (each is kept after its first use). */
+import { familyTitle } from "../../tools/family-titles";
 import { useOfflineFamilies } from "../../tools/offline";
 
-const TITLES: Record<string, string> = { pdf: "PDF", cad: "CAD", gis: "GIS", pointcloud: "Point clouds", pcb: "PCB", bim: "BIM", media: "Media", drawing: "Drawings (DWG, DXF)", mesh: "Meshes" };
 
 export function OfflineFamilies() {
   const { data } = useOfflineFamilies();
@@ -15,7 +15,7 @@ export function OfflineFamilies() {
       <ul aria-label="Families kept offline" className="families">
         {data.all.map((family) => (
           <li key={family}>
-            {TITLES[family] ?? family}: {offline.has(family) ? "available offline" : "downloaded on first use"}
+            {familyTitle(family)}: {offline.has(family) ? "available offline" : "downloaded on first use"}
           </li>
         ))}
       </ul>

@@ -9,6 +9,7 @@ import { useProcessingConfig } from "../../api/config";
 import { useAccount } from "../../api/session";
 import { useOnline } from "../../app/online";
 import { readParams } from "../../components/params-form";
+import { clearEngineDownloads } from "../../tools/engine-downloads";
 import { useKeepFamily } from "../../tools/offline";
 import { useCatalog } from "../../tools/use-catalog";
 import { RunFailed, runDevice, runServer, type Result } from "./runs";
@@ -46,6 +47,7 @@ export function useToolRun(): ToolRun {
     const controller = new AbortController();
     const units = mode === "each" ? state.files.map((f) => [f]) : [state.files];
     dispatch({ type: "started", running: { controller, title: tool.title, engine }, units: units.map(unitName) });
+    clearEngineDownloads();
     const started = performance.now();
     let anyDone = false;
     for (const [unit, files] of units.entries()) {
