@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { job } from "../src/db/schema";
 import { ADMIN_EMAIL, freePort, spawnedDatabase, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
 import { linear } from "./graphs";
+import { decodedMail, startMailSink, type MailSink } from "./mail-sink";
 import { makePdf } from "./fixtures";
 
 /** One request a receiver got. */
@@ -244,44 +244,25 @@ describe("outbound completion webhook", () => {
 });
 
 describe("completion e-mail", () => {
-  /** Messages the SMTP server accepted: envelope recipients and the raw message. */
-  const mails: { to: string[]; raw: string }[] = [];
-  let smtp: SMTPServer;
-  let smtpPort: number;
+  let sink: MailSink;
 
-  beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (c: Buffer) => chunks.push(c));
-        stream.on("end", () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-          callback();
-        });
-      },
-    });
-    smtpPort = await freePort();
-    await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
-  });
+  beforeAll(async () => void (sink = await startMailSink()));
 
   afterAll(async () => {
     await (await srv.admin()).admin.setConfig("workflow_configs", { "workflow.notify_email_enabled": false });
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await sink.close();
   });
 
-  /** Quoted-printable soft breaks and escapes undone, so long lines can be matched whole. */
-  const decoded = (raw: string) => raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const decoded = decodedMail;
 
   test("on: the owner gets a short message with the workflow, the status and a link to the run", async () => {
     const admin = await srv.admin();
-    await admin.admin.setConfig("platform_configs", { "email.smtp_url": `smtp://127.0.0.1:${smtpPort}` });
+    await admin.admin.setConfig("platform_configs", { "email.smtp_url": sink.url });
     await admin.admin.setConfig("workflow_configs", { "workflow.notify_email_enabled": true });
     const c = await srv.user();
     const w = await c.workflows.create({ name: "Nightly drawings", graphJson: PASS });
     const { runId } = await c.workflows.run(w.id, [await upload(c)]);
-    const mail = await waitFor("the e-mail", async () => mails.find((m) => m.raw.includes(runId)), (m) => m !== undefined);
+    const mail = await waitFor("the e-mail", async () => sink.mails.find((m) => m.raw.includes(runId)), (m) => m !== undefined);
     expect(mail!.to).toEqual([c.email]);
     const text = decoded(mail!.raw);
     expect(text).toContain("Subject: Workflow run succeeded: Nightly drawings");
@@ -298,7 +279,7 @@ describe("completion e-mail", () => {
     const { runId } = await c.workflows.run(w.id, [await upload(c)]);
     await c.workflows.waitFor(runId, { until: ["waiting_approval"] });
     await c.workflows.approve(runId, { decision: "rejected" });
-    const mail = await waitFor("the e-mail", async () => mails.find((m) => m.raw.includes(runId)), (m) => m !== undefined);
+    const mail = await waitFor("the e-mail", async () => sink.mails.find((m) => m.raw.includes(runId)), (m) => m !== undefined);
     const text = decoded(mail!.raw);
     expect(text).toContain("Subject: Workflow run failed: Gate");
     expect(text).toContain("Error: APPROVAL_REJECTED");
@@ -308,11 +289,11 @@ describe("completion e-mail", () => {
     await (await srv.admin()).admin.setConfig("workflow_configs", { "workflow.notify_email_enabled": false });
     const c = await srv.user();
     const w = await c.workflows.create({ name: "Silent", graphJson: PASS });
-    const before = mails.length;
+    const before = sink.mails.length;
     const done = await c.workflows.waitFor((await c.workflows.run(w.id, [await upload(c)])).runId);
     expect(done.run.status).toBe("succeeded");
     await notifyIdle();
-    expect(mails.length).toBe(before);
+    expect(sink.mails.length).toBe(before);
     expect((await c.workflows.runDetail(done.run.runId)).deliveries).toEqual([]);
   });
 });

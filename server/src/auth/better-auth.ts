@@ -8,12 +8,27 @@ import type { Db } from "../db/client";
 import { schema } from "../db/schema";
 import type { Settings } from "../config/keys";
 import { recordGrant } from "../credits/ledger";
+import { sendEmail } from "../workflows/notify/email";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordPolicy } from "./password-policy";
 
 /** Set by our auth routes from the connection; whatever a client sends under this name is replaced. */
 export const CLIENT_ADDRESS_HEADER = "x-vektor-client-address";
 /** Better Auth's cap on sign-in tries from one address a minute, failed or not. */
 export const SIGN_IN_PER_MINUTE = 30;
+
+/** How long a password-reset link works (seconds). */
+export const RESET_LINK_TTL_S = 3600;
+const MAIL_TIMEOUT_MS = 15_000;
+
+/** The web app's page that takes the reset link's token. */
+export const resetLink = (baseUrl: string, token: string) => `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+
+async function sendResetLink(config: Settings, baseUrl: string, to: string, token: string): Promise<void> {
+  const smtpUrl = await config.get("email.smtp_url");
+  if (!smtpUrl) return; // the route refuses first; nothing to send with
+  const text = `Someone (hopefully you) asked to reset the password of this account on ${baseUrl}.\n\nSet a new password here within the hour (the link works once):\n${resetLink(baseUrl, token)}\n\nIf it was not you, ignore this message: the password stays as it is.`;
+  await sendEmail(smtpUrl, baseUrl, MAIL_TIMEOUT_MS, to, { subject: "Reset your password", text });
+}
 
 export interface AuthDeps {
   db: Db;
@@ -32,7 +47,17 @@ export function createAuth({ db, config, baseUrl, secret, adminEmails, accountCh
     secret,
     trustedOrigins: [baseUrl],
     database: drizzleAdapter(db, { provider: "pg", schema }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: MAX_PASSWORD_LENGTH },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      // A forgotten password: a one-time link by e-mail (when email.smtp_url is set), valid an hour;
+      // using it ends every session of the account.
+      sendResetPassword: async ({ user, token }) => sendResetLink(config, baseUrl, user.email, token),
+      resetPasswordTokenExpiresIn: RESET_LINK_TTL_S,
+      revokeSessionsOnPasswordReset: true,
+    },
     hooks: { before: passwordPolicy },
     // Better Auth turns its origin and CSRF checks off when NODE_ENV=test; keep them on so that
     // tests see what production does.

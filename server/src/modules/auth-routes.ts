@@ -5,7 +5,7 @@
  */
 import { codeForStatus, ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
-import { CLIENT_ADDRESS_HEADER, SIGN_IN_PER_MINUTE } from "../auth/better-auth";
+import { CLIENT_ADDRESS_HEADER, RESET_LINK_TTL_S, SIGN_IN_PER_MINUTE } from "../auth/better-auth";
 import { FIRST_WAIT_S, FREE_PER_ACCOUNT, FREE_PER_ADDRESS, SignInThrottle } from "../auth/sign-in-throttle";
 import { errorResponse } from "../http/errors";
 import type { Services } from "../services";
@@ -73,7 +73,7 @@ async function emailOf(request: Request): Promise<string | null> {
 
 const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.session_token cookie" } };
 
-export function authRoutes(s: Pick<Services, "auth" | "database">) {
+export function authRoutes(s: Pick<Services, "auth" | "database" | "config">) {
   const forward = (request: Request, server: Server) => s.auth.handler(withAddress(asScriptRequest(request), clientAddress(request, server)));
   const pass = async ({ request, server }: { request: Request; server: Server }) => asEnvelope(await forward(request, server));
   const throttle = new SignInThrottle(s.database.db);
@@ -107,6 +107,40 @@ export function authRoutes(s: Pick<Services, "auth" | "database">) {
         summary: "Sign in",
         description: `Failed sign-ins are throttled: after ${FREE_PER_ACCOUNT} failures on one e-mail, each address that failed on it waits ${FIRST_WAIT_S} s before its next try, doubling with every further failure (an address that has not failed on it may still try); after ${FREE_PER_ADDRESS} failures from one address, that address waits likewise for any e-mail; and an address may try at most ${SIGN_IN_PER_MINUTE} times a minute. A throttled try is answered 429 RATE_LIMITED with Retry-After, alike for e-mails with and without an account.`,
         tags: ["Auth"], requestBody: json({ email: { type: "string" }, password: { type: "string" } }, ["email", "password"]),
+        responses: cookieAnswer,
+      },
+    })
+    .post(
+      "/api/auth/request-password-reset",
+      async (ctx) => ((await s.config.get("email.smtp_url")) ? pass(ctx) : errorResponse("INVALID_STATE", "This server sends no e-mail (email.smtp_url is not set); ask an administrator to set a new password")),
+      {
+        parse: "none",
+        detail: {
+          summary: "E-mail a password-reset link",
+          description: `Sends a one-time link, valid ${RESET_LINK_TTL_S / 60} minutes, to the address if an account has it (the answer is the same either way). Without email.smtp_url: 409 INVALID_STATE (an administrator sets a new password instead: POST /api/admin/users/{id}/password).`,
+          tags: ["Auth"],
+          requestBody: json({ email: { type: "string", format: "email" } }, ["email"]),
+          responses: { 200: { description: "Better Auth's answer ({ status: true })" } },
+        },
+      },
+    )
+    .post("/api/auth/reset-password", pass, {
+      parse: "none",
+      detail: {
+        summary: "Set a new password with a reset link's token",
+        description: "The token works once; every session of the account ends. The new password follows the sign-up rules.",
+        tags: ["Auth"],
+        requestBody: json({ token: { type: "string" }, newPassword: { type: "string", minLength: 8, maxLength: 256 } }, ["token", "newPassword"]),
+        responses: { 200: { description: "Better Auth's answer ({ status: true })" } },
+      },
+    })
+    .post("/api/auth/change-password", pass, {
+      parse: "none",
+      detail: {
+        summary: "Change the password (signed in)",
+        description: "A wrong currentPassword is a 400; with revokeOtherSessions (the official client sends true) every other session ends. The new password follows the sign-up rules.",
+        tags: ["Auth"],
+        requestBody: json({ currentPassword: { type: "string" }, newPassword: { type: "string", minLength: 8, maxLength: 256 }, revokeOtherSessions: { type: "boolean" } }, ["currentPassword", "newPassword"]),
         responses: cookieAnswer,
       },
     })

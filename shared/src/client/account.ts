@@ -1,5 +1,5 @@
 /** Sign-up/in/out (Better Auth's routes), the account, its credit ledger and API tokens (contract section 2). */
-import type { Account, AuthUser, CreatedToken, CreateTokenBody, LedgerEntry, SignedOut, TokenInfo, TokenRevoked } from "../schemas/account";
+import type { Account, AccountDeleted, AuthUser, CreatedToken, CreateTokenBody, LedgerEntry, SessionInfo, SessionsRevoked, SignedOut, TokenInfo, TokenRevoked } from "../schemas/account";
 import type { Transport } from "./transport";
 import { enc, qs } from "./query";
 
@@ -12,6 +12,10 @@ export function authApi(t: Transport) {
     /** Refused (400) for a wrong current password or a new one on the common-password list; other sessions end by default. */
     changePassword: (b: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean }) =>
       t.call<{ token: string | null }>("POST", "/api/auth/change-password", { revokeOtherSessions: true, ...b }),
+    /** E-mails a one-time reset link (409 INVALID_STATE where the server sends no e-mail). */
+    requestPasswordReset: (email: string) => t.call<{ status: boolean; message?: string }>("POST", "/api/auth/request-password-reset", { email }),
+    /** The reset link's token and the new password; every session of the account ends. */
+    resetPassword: (token: string, newPassword: string) => t.call<{ status: boolean }>("POST", "/api/auth/reset-password", { token, newPassword }),
   };
 }
 
@@ -20,6 +24,12 @@ export function accountApi(t: Transport) {
     get: () => t.call<Account>("GET", "/api/account"),
     /** The credit ledger, newest first. */
     credits: (limit?: number) => t.call<LedgerEntry[]>("GET", `/api/account/credits${qs({ limit })}`),
+    /** The signed-in sessions (session cookie only), most recently used first. */
+    sessions: () => t.call<SessionInfo[]>("GET", "/api/account/sessions"),
+    revokeSession: (id: string) => t.call<SessionsRevoked>("DELETE", `/api/account/sessions/${enc(id)}`),
+    revokeOtherSessions: () => t.call<SessionsRevoked>("POST", "/api/account/sessions/revoke-others", {}),
+    /** Deletes the account and everything it owns; needs its password. */
+    delete: (password: string) => t.call<AccountDeleted>("DELETE", "/api/account", { password }),
   };
 }
 

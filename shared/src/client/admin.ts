@@ -1,5 +1,6 @@
 /** Public configuration, system endpoints and the admin area (contract section 3). */
 import type { AdminConfig, AdminCreditsBody, AdminCreditsResult, ConfigMap, RetentionResult } from "../schemas/config";
+import type { PasswordSet } from "../schemas/account";
 import type { Health, PublicStatus } from "../schemas/system";
 import type { DispatchResult } from "../schemas/trigger";
 import { enc, qs } from "./query";
@@ -24,6 +25,8 @@ export function systemApi(t: Transport) {
 /** Admin endpoints need an admin's session. */
 export function adminApi(t: Transport) {
   return {
+    /** A user's new password where no reset e-mail can be sent; the user's sessions end. */
+    setUserPassword: (userId: string, newPassword: string) => t.call<PasswordSet>("POST", `/api/admin/users/${enc(userId)}/password`, { newPassword }),
     config: () => t.call<AdminConfig>("GET", "/api/admin/config"),
     /** Partial `{ key: value }` of one group; answers the group's effective values. */
     setConfig: (group: ConfigGroup | (string & {}), patch: Record<string, unknown>) => t.call<ConfigMap>("PUT", `/api/admin/config/${enc(group)}`, patch),

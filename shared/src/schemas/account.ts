@@ -61,3 +61,30 @@ export type AuthUser = Static<typeof AuthUser>;
 /** Better Auth's sign-out answer. */
 export const SignedOut = Type.Object({ success: Type.Boolean() });
 export type SignedOut = Static<typeof SignedOut>;
+
+/** One signed-in session of the account (issue 26): where and when, never its token. */
+export const SessionInfo = Type.Object({
+  id: Type.String(),
+  current: Type.Boolean({ description: "The session this request came with" }),
+  createdAt: Type.String({ format: "date-time" }),
+  lastSeenAt: Type.String({ format: "date-time" }),
+  expiresAt: Type.String({ format: "date-time" }),
+  ipAddress: Type.Union([Type.String(), Type.Null()]),
+  userAgent: Type.Union([Type.String(), Type.Null()]),
+});
+export type SessionInfo = Static<typeof SessionInfo>;
+
+export const SessionsRevoked = Type.Object({ revoked: Type.Integer({ minimum: 0 }) });
+export type SessionsRevoked = Static<typeof SessionsRevoked>;
+
+export const DeleteAccountBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 256, description: "The account's password, to confirm" }) }, { additionalProperties: false });
+export type DeleteAccountBody = Static<typeof DeleteAccountBody>;
+
+export const AccountDeleted = Type.Object({ deleted: Type.Boolean(), files: Type.Integer({ minimum: 0 }) });
+export type AccountDeleted = Static<typeof AccountDeleted>;
+
+export const SetPasswordBody = Type.Object({ newPassword: Type.String({ minLength: 8, maxLength: 256 }) }, { additionalProperties: false });
+export type SetPasswordBody = Static<typeof SetPasswordBody>;
+
+export const PasswordSet = Type.Object({ userId: Type.String(), sessionsRevoked: Type.Boolean() });
+export type PasswordSet = Static<typeof PasswordSet>;
