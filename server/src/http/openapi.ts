@@ -72,6 +72,20 @@ const DESCRIPTION = `Upload engineering files (CAD, GIS, point cloud, PCB, BIM, 
 ${errorTable}
 `;
 
+/**
+ * Scalar with nothing that calls another host, for a self-hosted, offline-capable service: the
+ * system's fonts instead of fonts.scalar.com, no telemetry, and the features backed by Scalar's
+ * services off ("Ask AI", "Generate MCP", the developer tools' "Deploy"). Option names from
+ * @scalar/api-reference's configuration schema.
+ */
+const SELF_CONTAINED = {
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: "never",
+};
+
 export function openapiPlugin() {
   return new Elysia({ name: "openapi" })
     // Before the plugin's routes, so it applies to its /openapi.json.
@@ -88,7 +102,7 @@ export function openapiPlugin() {
         specPath: "/openapi.json",
         openapiVersion: "3.1.0",
         provider: "scalar",
-        scalar: { cdn: "/docs/scalar.js", url: "/openapi.json" } as never,
+        scalar: { cdn: "/docs/scalar.js", url: "/openapi.json", ...SELF_CONTAINED } as never,
         exclude: { paths: ["/docs/scalar.js"] },
         documentation: {
           info: { title: "Vektor conversion and workflow service", version: "1.0.0", description: DESCRIPTION, license: { name: "AGPL-3.0-or-later", identifier: "AGPL-3.0-or-later" } },
