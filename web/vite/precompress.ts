@@ -4,8 +4,8 @@
  * the coding a browser accepts (server/src/http/static.ts). A copy that would not be smaller is
  * not written. Runs after the service worker is generated, so sw.js gets its copies too.
  *
- * Brotli at quality 5 (not 11): the tool engines are ~100 MB of WASM, and 5 gives within a few
- * per cent of 9 in a tenth of the time. Copies of content-hashed files are kept in a cache folder
+ * Brotli at quality 5 for the big files (the tool engines are ~100 MB of WASM, and 5 gives within
+ * a few per cent of 9 in a tenth of the time), 11 for the small ones (the shell). Copies of content-hashed files are kept in a cache folder
  * by name and size, so a rebuild compresses only what changed.
  */
 import { createHash } from "node:crypto";
@@ -19,8 +19,12 @@ const COMPRESSIBLE = /\.(html|js|mjs|css|json|webmanifest|svg|txt|map|wasm|data)
 const HASHED = /\/assets\/.*-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
 const MIN_BYTES = 512;
 
+/** Files up to this size (the app shell's) get brotli's best quality, 11: a second for all of them. */
+const BEST_UP_TO = 1024 * 1024;
+
 export const CODINGS = {
-  br: (bytes: Uint8Array) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+  br: (bytes: Uint8Array) =>
+    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: bytes.length <= BEST_UP_TO ? 11 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
   gz: (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }),
 } as const;
 
