@@ -57,6 +57,39 @@ beforeAll(async () => {
 afterAll(() => closeAll(browser, srv));
 
 describe("Convert, as a newcomer meets it", () => {
+  test("first visit: what it does, the formats by family, plain offline words, and a drop anywhere on the page", async () => {
+    const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    logPageErrors(fresh);
+    try {
+      await fresh.goto(srv.url);
+      await fresh.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+      const intro = fresh.getByRole("region", { name: "Convert and inspect engineering files" });
+      expect(await intro.isVisible()).toBe(true);
+      const formats = intro.getByRole("definition");
+      await fresh.getByRole("term").filter({ hasText: /^GIS$/ }).waitFor({ timeout: 30_000 });
+      expect(await intro.getByRole("term").allTextContents()).toEqual(expect.arrayContaining(["PDF", "GIS", "Media"]));
+      expect((await formats.allTextContents()).join(" ")).toContain("Shapefile (ZIP)");
+      expect(await fresh.getByText(/tool families/).count()).toBe(0);
+      expect(await fresh.locator("summary").filter({ hasText: /^Works offline after first use/ }).count()).toBe(1);
+      await shootAtTwoWidths(fresh, join(SHOTS, "convert-first-visit"));
+
+      // A file dropped on the page's heading, far from the form, is chosen; the intro makes way.
+      const pdfBytes = [...(await makePdf(1, "dropped"))];
+      await fresh.evaluate((bytes) => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(bytes)], "dropped.pdf", { type: "application/pdf" }));
+        const target = document.querySelector("h1")!;
+        target.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+        target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      }, pdfBytes);
+      await fresh.locator("#tool-hint").filter({ hasText: "Produces:" }).waitFor({ timeout: 10_000 });
+      expect(await fresh.getByRole("button", { name: "Run" }).isEnabled()).toBe(true);
+      expect(await intro.count()).toBe(0);
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
+
   test("the privacy hint follows the engine in use: this device, then Server picked, while and after it runs", async () => {
     await choose([await pdf("hint.pdf")]);
     await page.getByLabel("Tool", { exact: true }).selectOption("pdf.compress");

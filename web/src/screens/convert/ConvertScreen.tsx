@@ -5,12 +5,13 @@
  * the run are useToolRun's (tool-run.ts); this renders them.
  */
 import { formatInfo } from "@vektor/shared/formats";
-import type { DragEvent, FormEvent } from "react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { errorMessage } from "../../api/client";
 import { ParamsForm } from "../../components/ParamsForm";
 import type { ToolInfo } from "../../tools/catalog";
 import { EngineChoice } from "./EngineChoice";
 import { EngineDownload } from "./EngineDownload";
+import { Intro } from "./Intro";
 import { OfflineFamilies } from "./OfflineFamilies";
 import { Results } from "./Results";
 import { RunUnits } from "./RunUnits";
@@ -23,20 +24,21 @@ export function ConvertScreen() {
   const { files, values, running, units, progress, status, alert, results } = state;
   const { choices, tool, mode, fields, blocked, engine, engineHint, problem, canRun } = plan;
   const busy = Boolean(running);
-  const chooseFiles = (list: File[]) => dispatch({ type: "choose-files", files: list });
+  const chooseFiles = useCallback((list: File[]) => dispatch({ type: "choose-files", files: list }), [dispatch]);
 
   const submit = (event: FormEvent) => (event.preventDefault(), void run());
-  const onDrop = (event: DragEvent) => (event.preventDefault(), chooseFiles([...event.dataTransfer.files]));
+  const dragging = usePageDrop(chooseFiles);
 
   return (
     <div className="screen">
       <h1>Convert</h1>
-      <form aria-label="Convert a file" className="card" onSubmit={submit} onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      {files.length === 0 ? <Intro /> : null}
+      <form aria-label="Convert a file" className="card" onSubmit={submit}>
         <div className="field">
           <label htmlFor="files">Files</label>
           <input id="files" type="file" multiple disabled={busy} aria-describedby="files-hint" onChange={(e) => chooseFiles([...(e.target.files ?? [])])} />
           <small id="files-hint" className="hint">
-            Choose or drop files. On this device they never leave your browser.
+            Choose files, or drop them anywhere on this page. Where they go is under Run on.
           </small>
         </div>
         <div className="field">
@@ -77,6 +79,11 @@ export function ConvertScreen() {
       </form>
       <Results results={results} zipName={zipName(tool?.slug ?? "vektor")} />
       <OfflineFamilies />
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop files to convert
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -88,4 +95,34 @@ function toolHint(tool: ToolInfo | undefined, files: File[], count: number, mode
   const produces = tool.produces.map((id) => formatInfo(id)?.title ?? id).join(", ");
   const runs = files.length < 2 ? "" : mode === "each" ? ` Runs once for each of the ${files.length} files.` : ` Runs once over all ${files.length} files.`;
   return `${tool.description} Produces: ${produces}.${runs}`;
+}
+
+/** The whole page takes dropped files (not only the form); true while files are dragged over it. */
+function usePageDrop(onFiles: (files: File[]) => void): boolean {
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    const hasFiles = (e: DragEvent) => Boolean(e.dataTransfer?.types.includes("Files"));
+    const over = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDragging(true);
+    };
+    // Leaving the window (no element to go to) ends the drag over the page.
+    const leave = (e: DragEvent) => e.relatedTarget === null && setDragging(false);
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDragging(false);
+      onFiles([...(e.dataTransfer?.files ?? [])]);
+    };
+    window.addEventListener("dragover", over);
+    window.addEventListener("dragleave", leave);
+    window.addEventListener("drop", drop);
+    return () => {
+      window.removeEventListener("dragover", over);
+      window.removeEventListener("dragleave", leave);
+      window.removeEventListener("drop", drop);
+    };
+  }, [onFiles]);
+  return dragging;
 }
