@@ -151,6 +151,7 @@ describe("deleting the account", () => {
 
     await expectApiError(() => c.account(), "UNAUTHORIZED", 401);
     await expectApiError(() => other.account(), "UNAUTHORIZED", 401);
+    expect(await c.t.call("GET", "/api/auth/get-session")).toBeNull();
     await expectApiError(() => srv.anon().auth.signIn({ email: c.email, password: PASSWORD }), "UNAUTHORIZED", 401);
     for (const key of [...keys, ...zips]) expect(await srv.services.store.head(key)).toBeNull();
     // Every table with a user column: no row names the user any more.

@@ -39,6 +39,7 @@ const signIn = createRoute({
 const routeTree = rootRoute.addChildren([
   screen("/", () => import("./screens/convert/ConvertScreen"), "ConvertScreen"),
   signIn,
+  screen("/reset-password", () => import("./screens/ResetPasswordScreen"), "ResetPasswordScreen"),
   screen("/files", () => import("./screens/FilesScreen"), "FilesScreen", "signed-in"),
   screen("/batches", () => import("./screens/batches/BatchesScreen"), "BatchesScreen", "signed-in"),
   screen("/workflows", () => import("./screens/workflows/WorkflowsScreen"), "WorkflowsScreen", "signed-in"),

@@ -1,8 +1,9 @@
-/** The account: plan, credit balance and the credit ledger. */
+/** The account: plan, credit balance, the credit ledger, sessions, password and deletion. */
 import { useLedger } from "../api/account";
 import { formatDate } from "../components/format";
 import { ErrorText, Screen, useMe } from "../components/Guard";
 import { Table } from "../components/Table";
+import { ChangePassword, DeleteAccount, Sessions } from "./AccountSecurity";
 
 export function AccountScreen() {
   const me = useMe();
@@ -20,6 +21,9 @@ export function AccountScreen() {
         </dl>
       </section>
       <Ledger />
+      <Sessions />
+      <ChangePassword />
+      <DeleteAccount />
     </Screen>
   );
 }

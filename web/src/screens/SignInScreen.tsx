@@ -1,5 +1,5 @@
 /** Sign in, or create an account with the same two fields. */
-import { useNavigate, useRouter } from "@tanstack/react-router";
+import { Link, useNavigate, useRouter } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { useSignIn } from "../api/session";
 import { signInSearch } from "../app/back-to";
@@ -51,6 +51,9 @@ export function SignInScreen() {
           </button>
         </div>
         <ErrorText error={signIn.error} />
+        <p>
+          <Link to="/reset-password">Forgot your password?</Link>
+        </p>
       </form>
     </div>
   );
