@@ -84,6 +84,8 @@ test.skipIf(skipReason !== null)("a batch and workflow runs in flight while Post
   const batchFiles = await Promise.all(Array.from({ length: FILES }, (_, i) => upload(i)));
   const runFiles = await Promise.all(Array.from({ length: RUNS }, (_, i) => upload(100 + i)));
   const before = (await c.account()).credits;
+  const t0 = Date.now();
+  const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
   const batch = await c.t.call<{ batchId: string; credits: number }>("POST", "/api/batch", { type: "pdf.rotate", fileIds: batchFiles, params: { degrees: 90 } });
   const runIds: string[] = [];
@@ -96,20 +98,25 @@ test.skipIf(skipReason !== null)("a batch and workflow runs in flight while Post
 
   // Calls made while the database was away may fail; the service comes back without a restart of its own.
   await waitFor("health to be 200 again", () => fetch(`${srv.url}/api/health`).then((r) => r.status), (s) => s === 200, 60_000, 200);
+  console.log(`[pg-restart] restarted twice; health 200 again at ${elapsed()}`);
   type Item = { status: string; errorCode: string | null; outFileId: string | null };
   type Batch = { batch: { status: string; done: number; failed: number }; files: Item[] };
   const finished = await waitFor(
     "the batch and every run to end",
     async () => {
-      const b = await c.t.call<Batch>("GET", `/api/batch/${batch.batchId}`).catch(() => null);
-      const runs = await Promise.all(runIds.map((id) => c.workflows.runDetail(id).catch(() => null)));
-      return { b, runs };
+      // A failed call is kept as its message, so a timeout says what kept failing.
+      const failed = (e: unknown) => ({ failed: String(e) });
+      const b = await c.t.call<Batch>("GET", `/api/batch/${batch.batchId}`).catch(failed);
+      const runs = await Promise.all(runIds.map((id) => c.workflows.runDetail(id).catch(failed)));
+      const pending = runs.filter((r) => !("run" in r) || !isTerminalRun(r.run.status));
+      return { b, runs, pending };
     },
-    ({ b, runs }) => !!b && ["completed", "failed", "cancelled"].includes(b.batch.status) && runs.every((r) => r && isTerminalRun(r.run.status)),
-    240_000,
+    ({ b, pending }) => "batch" in b && ["completed", "failed", "cancelled"].includes(b.batch.status) && pending.length === 0,
+    120_000,
     250,
   );
-  const b = finished.b!;
+  console.log(`[pg-restart] batch and runs ended at ${elapsed()}`);
+  const b = finished.b as Batch;
   expect(b.batch).toMatchObject({ status: "completed", done: FILES, failed: 0 });
   expect(b.files.filter((f) => f.status !== "succeeded" || f.outFileId === null)).toEqual([]);
   const runs = finished.runs as RunDetail[];
