@@ -103,7 +103,7 @@ function isRateLimited(url: string): boolean {
   if (!path.startsWith("/api/")) return false;
   // Probes must tell the truth about the service, not about the prober's address (a load
   // balancer shares it with every client behind the same proxy).
-  if (path === "/api/health" || path === "/api/ready") return false;
+  if (path === "/api/health") return false;
   return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
