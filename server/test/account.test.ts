@@ -27,6 +27,18 @@ async function secondSession(email: string, password = PASSWORD): Promise<Vektor
 }
 
 describe("sessions", () => {
+  test("the session cookie is HttpOnly and SameSite=Lax, and not Secure over plain HTTP", async () => {
+    const res = await fetch(`${srv.url}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: srv.url },
+      body: JSON.stringify({ name: "Cookie", email: `cookie-${crypto.randomUUID().slice(0, 8)}@example.test`, password: PASSWORD }),
+    });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("svc.session_token="))!;
+    expect(cookie).toMatch(/;\s*HttpOnly/i);
+    expect(cookie).toMatch(/;\s*SameSite=Lax/i);
+    expect(cookie).not.toMatch(/;\s*Secure/i);
+  });
+
   test("the list shows each session once, marks the current one, and never a token", async () => {
     const c = await srv.user();
     const other = await secondSession(c.email);

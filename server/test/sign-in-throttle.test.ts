@@ -99,3 +99,31 @@ describe("failed sign-ins are throttled", () => {
     expect((await signInFrom("127.0.0.19", email, PASSWORD)).status).toBe(200);
   });
 });
+
+describe("behind a trusted proxy (TRUST_PROXY=loopback)", () => {
+  let proxied: TestServer;
+  beforeAll(async () => void (proxied = await startTestServer({ TRUST_PROXY: "loopback" })));
+  afterAll(() => proxied.close());
+
+  /** A sign-in as the proxy passes it on: the client's address in X-Forwarded-For. */
+  const viaProxy = (client: string, email: string, password: string) =>
+    fetch(`${proxied.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: proxied.url, "x-forwarded-for": client, "x-forwarded-proto": "https" },
+      body: JSON.stringify({ email, password }),
+    });
+
+  test("the forwarded address is the one throttled; another client of the same proxy still signs in, with Secure cookies over HTTPS", async () => {
+    const { email } = await proxied.user();
+    for (let i = 0; i < FREE_PER_ACCOUNT; i++) expect((await viaProxy("203.0.113.5", email, `wrong ${i}`)).status).toBe(401);
+    const held = await viaProxy("203.0.113.5", email, PASSWORD);
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await viaProxy("203.0.113.6", email, PASSWORD);
+    expect(other.status).toBe(200);
+    const cookie = other.headers.getSetCookie().find((c) => c.includes("session_token="))!;
+    expect(cookie).toMatch(/;\s*Secure/i);
+    expect(cookie).toMatch(/;\s*HttpOnly/i);
+    expect(cookie).toMatch(/;\s*SameSite=Lax/i);
+  });
+});

@@ -7,16 +7,9 @@ import { codeForStatus, ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import { CLIENT_ADDRESS_HEADER, RESET_LINK_TTL_S, SIGN_IN_PER_MINUTE } from "../auth/better-auth";
 import { FIRST_WAIT_S, FREE_PER_ACCOUNT, FREE_PER_ADDRESS, SignInThrottle } from "../auth/sign-in-throttle";
+import { requestOrigin } from "../http/core";
 import { errorResponse } from "../http/errors";
 import type { Services } from "../services";
-
-type Server = { requestIP(request: Request): { address: string } | null } | null;
-
-/**
- * The client's address, as the rate limit sees it.
- * TODO(issue 26 / TRUST_PROXY): call the shared client-address function once it exists.
- */
-const clientAddress = (request: Request, server: Server) => server?.requestIP(request)?.address ?? "unknown";
 
 /**
  * Better Auth learns the client's address from a header we set (any such header the client sent
@@ -74,17 +67,18 @@ async function emailOf(request: Request): Promise<string | null> {
 const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.session_token cookie" } };
 
 export function authRoutes(s: Pick<Services, "auth" | "database" | "config">) {
-  const forward = (request: Request, server: Server) => s.auth.handler(withAddress(asScriptRequest(request), clientAddress(request, server)));
-  const pass = async ({ request, server }: { request: Request; server: Server }) => asEnvelope(await forward(request, server));
+  // The client's address as TRUST_PROXY lets it be told (the rate limit's and the access log's too).
+  const forward = (request: Request) => s.auth.handler(withAddress(asScriptRequest(request), requestOrigin(request).address));
+  const pass = async ({ request }: { request: Request }) => asEnvelope(await forward(request));
   const throttle = new SignInThrottle(s.database.db);
   /** Sign-in, held back while its account or address is in back-off (see sign-in-throttle.ts). */
-  const signIn = async ({ request, server }: { request: Request; server: Server }) => {
+  const signIn = async ({ request }: { request: Request }) => {
     const email = await emailOf(request);
-    if (email === null) return pass({ request, server });
-    const address = clientAddress(request, server);
+    if (email === null) return pass({ request });
+    const address = requestOrigin(request).address;
     const wait = await throttle.retryAfter(email, address);
     if (wait > 0) return errorResponse("RATE_LIMITED", `Too many failed sign-ins; try again in ${wait} s`, { "retry-after": String(wait) });
-    const res = await forward(request, server);
+    const res = await forward(request);
     if (res.status === 401) await throttle.failed(email, address);
     else if (res.ok) await throttle.succeeded(email, address);
     return asEnvelope(res);
