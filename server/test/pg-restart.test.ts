@@ -105,9 +105,11 @@ test.skipIf(skipReason !== null)("a batch and workflow runs in flight while Post
     "the batch and every run to end",
     async () => {
       // A failed call is kept as its message, so a timeout says what kept failing.
+      // A call that hangs is given up on after 15 s and asked again (and reported if it keeps hanging).
       const failed = (e: unknown) => ({ failed: String(e) });
-      const b = await c.t.call<Batch>("GET", `/api/batch/${batch.batchId}`).catch(failed);
-      const runs = await Promise.all(runIds.map((id) => c.workflows.runDetail(id).catch(failed)));
+      const within = <T>(p: Promise<T>) => Promise.race([p, Bun.sleep(15_000).then(() => Promise.reject(new Error("no answer within 15 s")))]).catch(failed);
+      const b = await within(c.t.call<Batch>("GET", `/api/batch/${batch.batchId}`));
+      const runs = await Promise.all(runIds.map((id) => within(c.workflows.runDetail(id))));
       const pending = runs.filter((r) => !("run" in r) || !isTerminalRun(r.run.status));
       return { b, runs, pending };
     },

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import { Cache } from "./cache";
 
 /** A load that ends when told to, counting how often it ran. */
@@ -109,5 +109,26 @@ describe("Cache", () => {
     await cache.get("b", async () => 2);
     await cache.get("c", async () => 3);
     expect(cache.size).toBe(1);
+  });
+});
+
+describe("a load that never settles", () => {
+  test("is shared for 10 s at most; a later caller loads again and gets an answer", async () => {
+    const cache = new Cache<string>(1000);
+    let loads = 0;
+    const never = () => {
+      loads++;
+      return new Promise<string>(() => {});
+    };
+    void cache.get("k", never);
+    void cache.get("k", never);
+    expect(loads).toBe(1); // the second caller joined the first load
+    try {
+      setSystemTime(new Date(Date.now() + 10_001));
+      expect(await cache.get("k", async () => (loads++, "fresh"))).toBe("fresh");
+      expect(loads).toBe(2);
+    } finally {
+      setSystemTime();
+    }
   });
 });

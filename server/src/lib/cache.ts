@@ -29,7 +29,15 @@ interface Flight<V> {
   promise: Promise<V>;
   /** Its tags when known before it runs; undefined: any invalidation detaches it. */
   tags: readonly string[] | undefined;
+  startedAt: number;
 }
+
+/**
+ * A load is shared for this long at most; a caller after that starts its own. A query that never
+ * settles (a connection lost mid-write while PostgreSQL restarted) then hangs only the requests
+ * that joined it early, not every later request for the same key.
+ */
+const SHARE_FLIGHT_MS = 10_000;
 
 export class Cache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -69,8 +77,8 @@ export class Cache<V> {
     const hit = this.peek(key);
     if (hit !== undefined) return Promise.resolve(hit);
     const flying = this.flights.get(key);
-    if (flying) return flying.promise;
-    const flight = { tags: typeof keep === "function" ? undefined : (keep.tags ?? []) } as Flight<V>;
+    if (flying && Date.now() - flying.startedAt < SHARE_FLIGHT_MS) return flying.promise;
+    const flight = { tags: typeof keep === "function" ? undefined : (keep.tags ?? []), startedAt: Date.now() } as Flight<V>;
     this.flights.set(key, flight);
     flight.promise = this.run(key, load, keep, flight);
     return flight.promise;
