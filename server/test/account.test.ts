@@ -109,6 +109,8 @@ describe("a forgotten password", () => {
     await expectApiError(() => admin.admin.setUserPassword(id, "password123"), "VALIDATION_ERROR", 400);
     await expectApiError(() => admin.admin.setUserPassword("no-such-user", NEW_PASSWORD), "NOT_FOUND", 404);
     expect(await admin.admin.setUserPassword(id, NEW_PASSWORD)).toEqual({ userId: id, sessionsRevoked: true });
+    const audited = await srv.services.database.db.select().from(schema.auditLog).where(eq(schema.auditLog.target, id));
+    expect(audited.map((a) => [a.action, a.actorId])).toEqual([["user.password_set", (await admin.account()).id]]);
     await expectApiError(() => c.account(), "UNAUTHORIZED", 401);
     await secondSession(c.email, NEW_PASSWORD);
   });

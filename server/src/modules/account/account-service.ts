@@ -8,9 +8,10 @@ import type { SessionInfo } from "@vektor/shared/schemas/account";
 import { fail } from "@vektor/shared/errors";
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { Auth } from "../../auth/better-auth";
-import { isCommonPassword, COMMON_PASSWORD_MESSAGE } from "../../auth/password-policy";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../../auth/password-policy";
+import { newId } from "../../lib/ids";
 import type { Db } from "../../db/client";
-import { batch, file, session, verification } from "../../db/schema";
+import { auditLog, batch, file, session, verification } from "../../db/schema";
 import type { Logger } from "../../log";
 import type { ObjectStore } from "../../storage/types";
 
@@ -65,7 +66,7 @@ export class AccountService {
   }
 
   /** An admin's new password for an account (no e-mail needed); its sessions end. */
-  async setPassword(userId: string, newPassword: string): Promise<void> {
+  async setPassword(actorId: string, userId: string, newPassword: string): Promise<void> {
     if (isCommonPassword(newPassword)) throw fail.validation(COMMON_PASSWORD_MESSAGE);
     const ctx = await this.d.auth.$context;
     const found = await ctx.internalAdapter.findUserById(userId);
@@ -75,6 +76,7 @@ export class AccountService {
     if (accounts.some((a) => a.providerId === "credential")) await ctx.internalAdapter.updatePassword(userId, hash);
     else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
     await ctx.internalAdapter.deleteUserSessions(userId);
+    await this.d.db.insert(auditLog).values({ id: newId("aud"), actorId, action: "user.password_set", target: userId, detail: {} });
   }
 
   /**

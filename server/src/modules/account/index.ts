@@ -72,8 +72,8 @@ export function accountModule(s: Pick<Services, "callers" | "database" | "auth" 
     .use(authMacro(s.callers))
     .post(
       "/:id/password",
-      async ({ params, body }) => {
-        await accounts.setPassword(params.id, body.newPassword);
+      async ({ caller, params, body }) => {
+        await accounts.setPassword(caller.id, params.id, body.newPassword);
         return ok({ userId: params.id, sessionsRevoked: true });
       },
       {
