@@ -63,7 +63,7 @@ describe("Convert, as a newcomer meets it", () => {
     try {
       await fresh.goto(srv.url);
       await fresh.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
-      const intro = fresh.getByRole("region", { name: "Convert and inspect engineering files" });
+      const intro = fresh.getByRole("region", { name: "Work with engineering files here" });
       expect(await intro.isVisible()).toBe(true);
       const formats = intro.getByRole("definition");
       await fresh.getByRole("term").filter({ hasText: /^GIS$/ }).waitFor({ timeout: 30_000 });

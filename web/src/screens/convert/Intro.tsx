@@ -7,7 +7,7 @@ export function Intro() {
   const families = formatsByFamily(tools);
   return (
     <section aria-labelledby="intro-title" className="card intro">
-      <h2 id="intro-title">Convert and inspect engineering files</h2>
+      <h2 id="intro-title">Work with engineering files here</h2>
       <p>
         Drop files anywhere on this page, or choose them below. Most tools run right here in your browser, so your files stay on this device; big files and a few tools run on
         the server when you are signed in.
