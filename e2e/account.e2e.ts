@@ -1,14 +1,16 @@
 /**
  * The Account screen's security features in Debian's Chromium against the real server: a common
  * password refused at sign-up with the reason; the sessions list (this one and one from a
- * script) and "Sign out other sessions"; changing the password; deleting the account. Screens
+ * script) and "Sign out other sessions"; changing the password; deleting the account; a
+ * forgotten password reset through the e-mailed link (a real SMTP exchange on loopback). Screens
  * are saved under e2e/screenshots/ at 1280 and 390 px, and axe finds no serious violation.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
+import { decodedMail, startMailSink } from "../server/test/mail-sink";
 import { signIn } from "./support/app";
 import { seriousViolations } from "./support/axe";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
@@ -86,5 +88,32 @@ describe("the account's security", () => {
     await page.getByRole("link", { name: "Sign in" }).first().waitFor({ timeout: 30_000 });
     await expect(srv.anon().auth.signIn({ email: other.email, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await shoot("account-deleted");
+  });
+
+  test("a forgotten password: the e-mailed link sets a new one, which signs in", async () => {
+    const sink = await startMailSink();
+    try {
+      await (await srv.admin()).admin.setConfig("platform_configs", { "email.smtp_url": sink.url });
+      const c = await srv.user();
+      await page.goto(`${srv.url}/sign-in`);
+      await page.getByRole("link", { name: "Forgot your password?" }).click();
+      const ask = page.getByRole("form", { name: "Ask for a reset link" });
+      await ask.getByLabel("Email").fill(c.email);
+      await ask.getByRole("button", { name: "Send the link" }).click();
+      await ask.getByRole("status").waitFor({ timeout: 30_000 });
+      await shoot("account-reset-request");
+      const mail = await waitFor("the reset e-mail", async () => sink.mails.find((m) => m.to.includes(c.email)), (m) => m !== undefined);
+      const link = decodedMail(mail!.raw).match(/https?:\/\/\S+\/reset-password\?token=\S+/)![0];
+      await page.goto(link);
+      const set = page.getByRole("form", { name: "Set a new password" });
+      await set.getByLabel("New password").fill(NEW_PASSWORD);
+      await set.getByRole("button", { name: "Set the password" }).click();
+      await page.waitForURL(/\/sign-in/, { timeout: 30_000 });
+      await srv.anon().auth.signIn({ email: c.email, password: NEW_PASSWORD });
+      await expect(c.account()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    } finally {
+      await (await srv.admin()).admin.setConfig("platform_configs", { "email.smtp_url": "" });
+      await sink.close();
+    }
   });
 });
