@@ -95,7 +95,7 @@ describe("the web app, screen by screen", () => {
     await page.getByLabel("Password").fill(PASSWORD);
     await shoot("sign-in");
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 15_000 });
+    await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 15_000 });
     expect(await page.getByText(EMAIL).isVisible()).toBe(true);
     expect(await page.getByRole("heading", { name: "Convert" }).isVisible()).toBe(true);
   }, 60_000);
@@ -252,7 +252,7 @@ describe("the web app, screen by screen", () => {
   }, 60_000);
 
   test("sign out: the account screens ask to sign in, Convert still works on this device", async () => {
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("link", { name: "Sign in" }).first().waitFor({ timeout: 15_000 });
     await nav("Convert").click();
     await startTool(page, [{ name: "small.pdf", mime: "application/pdf", bytes: await makePdf(1, "Signed out") }], "pdf.compress", {});
@@ -313,7 +313,7 @@ describe("the web app, screen by screen", () => {
     const balance = Number((await done.textContent())!.match(/now has (\d+)/)![1]);
     await shoot("admin-credits");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("link", { name: "Sign in" }).first().click();
     await page.getByLabel("Email").fill(EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);

@@ -50,7 +50,7 @@ beforeAll(async () => {
   await page.getByLabel("Email").fill(`newcomer-${crypto.randomUUID().slice(0, 8)}@example.test`);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 30_000 });
   await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
 }, 120_000);
 

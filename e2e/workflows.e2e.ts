@@ -99,7 +99,7 @@ beforeAll(async () => {
   await page.getByLabel("Email").fill(api.email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 30_000 });
 }, 120_000);
 
 afterAll(async () => {

@@ -13,5 +13,5 @@ export async function signIn(page: Page, email: string, opts: { button?: "Sign i
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: opts.button ?? "Sign in", exact: opts.exact }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: opts.timeout ?? 30_000 });
+  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: opts.timeout ?? 30_000 });
 }
