@@ -21,6 +21,7 @@ export const ERROR_CATALOG = {
   RATE_LIMITED: { status: 429, message: "Too many requests" },
   INTERNAL: { status: 500, message: "Internal error" },
   // 503 (statusOverride) when it is the database that cannot write.
+  STORAGE_UNAVAILABLE: { status: 503, message: "The file store cannot be reached right now: nothing was changed; retry in a minute" },
   STORAGE_FULL: { status: 507, message: "The server's storage is full: nothing was kept; retry later, or ask its operator to free space in DATA_DIR" },
 } as const;
 

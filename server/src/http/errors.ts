@@ -69,6 +69,18 @@ export function diskFullAnswer(where: "objects" | "database"): { code: "STORAGE_
     : { code: "STORAGE_FULL" as const, message: "The server's database has no room left to write: nothing was changed; retry later, or ask its operator to free space", headers: { "retry-after": "60" }, status: 503 };
 }
 
+/**
+ * True when an S3 call failed for want of the store, not by the store's verdict: the SDK marks
+ * every error it throws with `$metadata`, and a refused connection, a timeout or a 5xx has no
+ * 4xx status there.
+ */
+export function storeUnavailable(error: unknown): boolean {
+  return causeChain(error).some((e) => {
+    const meta = (e as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata;
+    return meta !== undefined && (meta.httpStatusCode === undefined || meta.httpStatusCode >= 500);
+  });
+}
+
 /** Maps any thrown value to [code, message, status?, headers]. */
 export function classifyError(error: unknown, elysiaCode: string | number, requestId: string, log: Logger) {
   // A ServiceError thrown inside a body parser arrives wrapped in Elysia's ParseError.
@@ -86,6 +98,11 @@ export function classifyError(error: unknown, elysiaCode: string | number, reque
   }
   if (elysiaCode === "PARSE") return { code: "VALIDATION_ERROR" as const, message: "Malformed request body", headers: {} };
   if (elysiaCode === "NOT_FOUND") return { code: "NOT_FOUND" as const, message: "No such route", headers: {} };
+  if (storeUnavailable(error)) {
+    log.error({ requestId, err: error }, "the object store cannot be reached");
+    const headers: Record<string, string> = { "retry-after": "30" };
+    return { code: "STORAGE_UNAVAILABLE" as const, message: ERROR_CATALOG.STORAGE_UNAVAILABLE.message, headers };
+  }
   const full = diskFullIn(error);
   if (full) {
     log.error({ requestId, err: error }, `the ${full === "objects" ? "object store's" : "database's"} disk is full`);

@@ -4,7 +4,7 @@ import { Health, PublicStatus } from "@vektor/shared/schemas/system";
 import { Elysia } from "elysia";
 import { pingDatabase } from "../../db/client";
 import { routeDocs } from "../../http/docs";
-import { diskFullIn } from "../../http/errors";
+import { diskFullIn, storeUnavailable } from "../../http/errors";
 import { Cache } from "../../lib/cache";
 import { ok } from "../../http/envelope";
 import type { Services } from "../../services";
@@ -15,7 +15,7 @@ async function timed(fn: () => Promise<void>) {
     await fn();
     return { ok: true, ms: Math.round(performance.now() - start) };
   } catch (e) {
-    return { ok: false, ms: Math.round(performance.now() - start), error: e instanceof Error ? e.message : String(e), diskFull: diskFullIn(e) !== null };
+    return { ok: false, ms: Math.round(performance.now() - start), error: e instanceof Error ? e.message : String(e), diskFull: diskFullIn(e) !== null, unreachable: storeUnavailable(e) };
   }
 }
 
@@ -39,10 +39,12 @@ function healthChecks(s: Pick<Services, "database" | "store">) {
 }
 
 /** 503 naming the failing check; STORAGE_FULL when its disk is full, so an operator knows what to fix. */
-function unhealthy([name, check]: [string, { error?: string; diskFull?: boolean }]): ServiceError {
+function unhealthy([name, check]: [string, { error?: string; diskFull?: boolean; unreachable?: boolean }]): ServiceError {
   const err = check.diskFull
     ? new ServiceError("STORAGE_FULL", `Unhealthy: ${name} check failed: its disk is full (${check.error}). ${ERROR_CATALOG.STORAGE_FULL.message}`)
-    : new ServiceError("INTERNAL", `Unhealthy: ${name} check failed: ${check.error}`);
+    : check.unreachable
+      ? new ServiceError("STORAGE_UNAVAILABLE", `Unhealthy: ${name} check failed: the object store cannot be reached (${check.error})`)
+      : new ServiceError("INTERNAL", `Unhealthy: ${name} check failed: ${check.error}`);
   err.statusOverride = 503;
   return err;
 }
@@ -61,7 +63,7 @@ export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "st
       doc({
         summary: "Health: database and storage round trips",
         description:
-          "200 when both checks pass; 503 with the error envelope naming the failing check when one fails (code STORAGE_FULL when its disk is full, INTERNAL otherwise). Requests arriving while the checks run share them, and passing checks are reused for up to 1 s (checkedAt says when they ran); a failing check is rerun by the next request.",
+          "200 when both checks pass; 503 with the error envelope naming the failing check when one fails (code STORAGE_FULL when its disk is full, STORAGE_UNAVAILABLE when the object store cannot be reached, INTERNAL otherwise). Requests arriving while the checks run share them, and passing checks are reused for up to 1 s (checkedAt says when they ran); a failing check is rerun by the next request.",
         tags: ["System"],
         auth: "public",
         data: Health,
