@@ -69,4 +69,36 @@ describe("the object store goes away", () => {
     expect(await c.files.confirm(pending.fileId)).toMatchObject({ status: "UPLOADED", checksum: sha256Hex(bytes) });
     expect(new Uint8Array(await (await c.files.download(kept.fileId)).arrayBuffer())).toEqual(bytes);
   }, 60_000);
+
+  test("a batch's tool jobs wait while the store is away and finish once it is back: nothing failed, charged once", async () => {
+    const c = await srv.user();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await c.files.upload(new Blob([await makePdf(2, `outage ${i}`)]), { filename: `o${i}.pdf`, mime: "application/pdf" })).fileId);
+    const before = (await c.account()).credits;
+    await stopStore();
+    type Detail = { batch: { status: string; done: number; failed: number }; files: { status: string; errorCode: string | null; outFileId: string | null }[] };
+    let created: { batchId: string; credits: number };
+    try {
+      created = await c.t.call<{ batchId: string; credits: number }>("POST", "/api/batch", { type: "pdf.rotate", fileIds: ids, params: { degrees: 90 } });
+      // The jobs meet the outage and wait: none fails, and they say what they wait for.
+      const waiting = await waitFor(
+        "the jobs to meet the outage",
+        () => c.t.call<Detail>("GET", `/api/batch/${created.batchId}`),
+        (d) => d.files.every((f) => f.errorCode === "STORAGE_UNAVAILABLE"),
+        30_000,
+        200,
+      );
+      expect(waiting.batch.failed).toBe(0);
+      await Bun.sleep(3000); // a few more rounds of waiting
+      const still = await c.t.call<Detail>("GET", `/api/batch/${created.batchId}`);
+      expect(still.files.filter((f) => f.status === "failed")).toEqual([]);
+    } finally {
+      await startStore();
+    }
+    const done = await waitFor("the batch to end", () => c.t.call<Detail>("GET", `/api/batch/${created.batchId}`), (d) => ["completed", "failed", "cancelled"].includes(d.batch.status), 60_000, 200);
+    expect(done.batch).toMatchObject({ status: "completed", done: 4, failed: 0 });
+    for (const f of done.files) expect(f).toMatchObject({ status: "succeeded", errorCode: null });
+    expect((await c.credits()).filter((e) => e.ref === created.batchId).map((e) => e.amount)).toEqual([-created.credits]);
+    expect((await c.account()).credits).toBe(before - created.credits);
+  }, 120_000);
 });

@@ -37,7 +37,7 @@ export function requestStop(db: Db | Tx, which: SQL): Promise<JobRow[]> {
 }
 
 /** How a job goes back in the queue: as new (a user's retry), or after a failed attempt, not before `delayMs`. */
-export type Requeue = { fresh: true } | { error: { code: string; message: string }; delayMs: number };
+export type Requeue = { fresh: true } | { error: { code: string; message: string }; delayMs: number; uncounted?: boolean };
 
 /**
  * The jobs matching `which` are queued again. Fresh: as if never run (attempts, progress,
@@ -48,6 +48,14 @@ export function requeue(db: Db | Tx, which: SQL, how: Requeue): Promise<{ id: st
   const set: PgUpdateSetSource<typeof job> =
     "fresh" in how
       ? { status: "queued", attempts: 0, errorCode: null, errorMessage: null, outputFileIds: [], progress: 0, leaseUntil: null, startedAt: null, finishedAt: null }
-      : { status: "queued", errorCode: how.error.code, errorMessage: how.error.message, leaseUntil: null, runAfter: sql`now() + make_interval(secs => ${how.delayMs / 1000})` };
+      : {
+          status: "queued",
+          errorCode: how.error.code,
+          errorMessage: how.error.message,
+          leaseUntil: null,
+          runAfter: sql`now() + make_interval(secs => ${how.delayMs / 1000})`,
+          // An attempt that met an outage of ours (the object store away) is not the job's fault.
+          ...(how.uncounted ? { attempts: sql`greatest(${job.attempts} - 1, 0)` } : {}),
+        };
   return db.update(job).set(set).where(which).returning({ id: job.id });
 }

@@ -63,8 +63,8 @@ export interface ToolRunHandler {
  */
 export interface KindExecutor {
   run(row: JobRow, signal: AbortSignal): Promise<void>;
-  /** `run` threw (its outcome could not be recorded): retry the job or end it. */
-  trouble(row: JobRow): Promise<void>;
+  /** `run` threw `err` (its outcome could not be recorded): retry the job or end it. */
+  trouble(row: JobRow, err: unknown): Promise<void>;
 }
 
 export type AnyControlHandler = { [K in Exclude<JobKind, "tool.run">]: ControlHandler<K> }[Exclude<JobKind, "tool.run">];

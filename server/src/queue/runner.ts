@@ -138,7 +138,7 @@ export class JobRunner {
         else await this.processControl(claimed);
       } catch (err) {
         this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
-        if (executor) await executor.trouble(claimed).catch(() => {});
+        if (executor) await executor.trouble(claimed, err).catch(() => {});
       } finally {
         this.held.release(claimed.id);
       }

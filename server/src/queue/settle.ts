@@ -41,6 +41,11 @@ export async function retryLater(db: Db, row: JobRow, f: Failure, delayMs: numbe
   await requeue(db, owns(row), { error: f, delayMs });
 }
 
+/** Tries again after `delayMs` without counting the attempt: what stopped it was an outage, not the job. */
+export async function waitOutOutage(db: Db, row: JobRow, f: Failure, delayMs: number): Promise<void> {
+  await requeue(db, owns(row), { error: f, delayMs, uncounted: true });
+}
+
 /** A running job's progress in percent (best effort: a lost write is only a coarser bar). */
 export function reportProgress(db: Db, row: JobRow, pct: number): void {
   void db

@@ -14,7 +14,8 @@ import { file } from "../db/schema";
 import { newId } from "../lib/ids";
 import { backoffMs, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
-import { reportProgress, retryLater, settle } from "../queue/settle";
+import { reportProgress, retryLater, settle, waitOutOutage } from "../queue/settle";
+import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
 
@@ -27,6 +28,9 @@ export interface ToolRunOptions {
 
 /** Back-off of a tool job whose outcome could not be recorded. */
 const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
+
+/** How often a job retries while the object store is away (with jitter; the attempt is not counted). */
+const STORE_WAIT = { attempts: 1, baseDelayMs: 2000, maxDelayMs: 2000 };
 
 type Failed = Extract<ToolOutcome, { ok: false }>;
 
@@ -75,7 +79,9 @@ export class ToolRun implements KindExecutor {
    * back in the queue with back-off and runs again, up to the kind's attempts, so a passing fault
    * does not fail a user's job or a workflow step.
    */
-  async trouble(row: JobRow): Promise<void> {
+  async trouble(row: JobRow, err: unknown): Promise<void> {
+    // The store is away (an S3 outage): the job waits for it instead of failing the user's item.
+    if (storeUnavailable(err)) return waitOutOutage(this.db, row, { code: "STORAGE_UNAVAILABLE", message: "Waiting for the object store to come back" }, backoffMs(STORE_WAIT, 1));
     const failure = { code: "TOOL_FAILED", message: "The server could not finish this job" };
     if (row.attempts < this.hook.maxAttempts) return retryLater(this.db, row, failure, backoffMs(TOOL_RETRY, row.attempts));
     return this.fail(row, { ok: false, error: failure, cancelled: false });
@@ -109,7 +115,7 @@ export class ToolRun implements KindExecutor {
         stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
       }
       const outputFileIds = stored.map((s) => s.id);
-      owned = await settle(this.db, row, { status: "succeeded", progress: 100, outputFileIds }, async (tx) => {
+      owned = await settle(this.db, row, { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null }, async (tx) => {
         await tx.insert(file).values(stored);
         await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
         await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
