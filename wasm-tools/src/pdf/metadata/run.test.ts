@@ -29,7 +29,7 @@ describe("pdf.metadata", () => {
   test("sets title, author, subject and keywords", async () => {
     const params = { title: "Bridge – survey", author: "Ada", subject: "Piers", keywords: "steel, concrete" };
     const [out] = await runTool("pdf.metadata", [{ name: "m.pdf", bytes: await makeTextPdf(1) }], params);
-    expect(out.name).toBe("m.pdf");
+    expect(out.name).toBe("m-metadata.pdf");
     expect(out.mime).toBe("application/pdf");
     if (requireBinary("qpdf", "qpdf")) expect(qpdfCheck(out.bytes).code).toBe(0);
     if (requireBinary("pdfinfo", "poppler-utils")) {
