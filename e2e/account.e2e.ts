@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
 import { decodedMail, startMailSink } from "../server/test/mail-sink";
-import { signIn } from "./support/app";
+import { shootAtTwoWidths, signIn } from "./support/app";
 import { seriousViolations } from "./support/axe";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { requireWebBuild } from "./support/web";
@@ -23,13 +23,7 @@ let srv: TestServer;
 let browser: Browser;
 let page: Page;
 
-async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shoot = (name: string) => shootAtTwoWidths(page, SHOTS, name);
 
 beforeAll(async () => {
   requireWebBuild();

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import type { Browser, Page } from "playwright-core";
 import { ADMIN_EMAIL, PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
-import { signIn } from "./support/app";
+import { shootAtTwoWidths, signIn } from "./support/app";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { downloadResults, engineChosen, requireWebBuild, startTool, waitForDone } from "./support/web";
@@ -29,15 +29,7 @@ let page: Page;
 const requested: string[] = [];
 let firstVisitBytes = 0;
 
-async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  // Nothing may be wider than the phone's screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize(wide!);
-}
+const shoot = (name: string) => shootAtTwoWidths(page, SHOTS, name);
 
 const nav = (name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { unzipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { shootAtTwoWidths } from "./support/app";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makeGeoJson, makePdf } from "./support/inputs";
 import { downloadResults, engineChosen, requireWebBuild, waitForDone, type FileSpec } from "./support/web";
@@ -30,15 +31,6 @@ const alertText = () => page.locator("form [role=alert]").textContent();
 const progress = () => page.getByLabel("Progress", { exact: true }).evaluate((el) => (el as HTMLProgressElement).value);
 
 /** Full-page screenshots at the page's width and at 390 px (`-390`), where nothing may scroll sideways. */
-async function shootAtTwoWidths(page: Page, path: string): Promise<void> {
-  await page.screenshot({ path: `${path}.png`, fullPage: true });
-  const wide = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${path}-390.png`, fullPage: true });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize(wide);
-}
-
 beforeAll(async () => {
   requireWebBuild();
   mkdirSync(SHOTS, { recursive: true });
@@ -71,7 +63,7 @@ describe("Convert, as a newcomer meets it", () => {
       expect((await formats.allTextContents()).join(" ")).toContain("Shapefile (ZIP)");
       expect(await fresh.getByText(/tool families/).count()).toBe(0);
       expect(await fresh.locator("summary").filter({ hasText: /^Works offline after first use/ }).count()).toBe(1);
-      await shootAtTwoWidths(fresh, join(SHOTS, "convert-first-visit"));
+      await shootAtTwoWidths(fresh, SHOTS, "convert-first-visit");
 
       // A file dropped on the page's heading, far from the form, is chosen; the intro makes way.
       const pdfBytes = [...(await makePdf(1, "dropped"))];
@@ -102,7 +94,7 @@ describe("Convert, as a newcomer meets it", () => {
     expect(await page.getByRole("status").textContent()).toStartWith("Done on the server");
     expect(await hint()).toBe("Your files are uploaded to the server and run there.");
     expect(await page.getByText("Your files stay on this device.").count()).toBe(0);
-    await shootAtTwoWidths(page, join(SHOTS, "convert-hint-server"));
+    await shootAtTwoWidths(page, SHOTS, "convert-hint-server");
     await page.getByRole("radio", { name: "This device" }).check();
     expect(await hint()).toBe("Your files stay on this device.");
   }, 120_000);
@@ -114,14 +106,14 @@ describe("Convert, as a newcomer meets it", () => {
     await page.getByRole("button", { name: "Run" }).click();
     await page.getByRole("status").filter({ hasText: /^Failed on this device\.$/ }).waitFor({ timeout: 60_000 });
     expect(await alertText()).not.toBe("");
-    await shootAtTwoWidths(page, join(SHOTS, "convert-failed"));
+    await shootAtTwoWidths(page, SHOTS, "convert-failed");
 
     await choose([await pdf("fresh.pdf")]);
     expect(await page.getByRole("status").textContent()).toMatch(/^\d+ tools available\.$/);
     expect(await alertText()).toBe("");
     expect(await progress()).toBe(0);
     expect(await page.getByRole("region", { name: "Results" }).count()).toBe(0);
-    await shootAtTwoWidths(page, join(SHOTS, "convert-clean-slate"));
+    await shootAtTwoWidths(page, SHOTS, "convert-clean-slate");
   }, 120_000);
 
   test("three PDFs on this device: once per file with its own progress, then Download all as a STORE ZIP", async () => {
@@ -155,7 +147,7 @@ describe("Convert, as a newcomer meets it", () => {
     const entries = unzipSync(zip);
     expect(Object.keys(entries).sort()).toEqual(singles.map((d) => d.name).sort());
     for (const d of singles) expect(Bun.hash(entries[d.name]!)).toBe(Bun.hash(d.bytes));
-    await shootAtTwoWidths(page, join(SHOTS, "convert-three-pdfs"));
+    await shootAtTwoWidths(page, SHOTS, "convert-three-pdfs");
   }, 180_000);
 
   test("several files with a tool that takes them all: once over all (merge)", async () => {
@@ -189,6 +181,6 @@ describe("Convert, as a newcomer meets it", () => {
     expect(bar[0]).toBe(bar[1]);
     const [out] = await downloadResults(page);
     expect(out.name).toBe("places-convert.geojson");
-    await shootAtTwoWidths(page, join(SHOTS, "convert-gis-names"));
+    await shootAtTwoWidths(page, SHOTS, "convert-gis-names");
   }, 180_000);
 });

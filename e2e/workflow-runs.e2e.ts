@@ -15,6 +15,7 @@ import type { VektorClient } from "@vektor/shared/client";
 import type { Browser, Page } from "playwright-core";
 import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
 import { seriousViolations } from "./support/axe";
+import { shootAtTwoWidths, signIn } from "./support/app";
 import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { requireWebBuild } from "./support/web";
@@ -44,17 +45,7 @@ const approvalGraph = (timeoutSeconds?: number) =>
     ],
   });
 
-async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  // The page never scrolls sideways on a phone.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize(wide);
-  await page.waitForTimeout(300);
-}
+const shoot = (name: string) => shootAtTwoWidths(page, SHOTS, name);
 
 async function expectNoSeriousViolations(): Promise<void> {
   const found = await seriousViolations(page);
@@ -92,10 +83,7 @@ beforeAll(async () => {
   logPageErrors(page);
   page.on("console", (m) => m.type() === "error" && !/Failed to load resource/.test(m.text()) && console.log(`[browser console.error] ${m.text()}`));
   await page.goto(`${srv.url}/sign-in`);
-  await page.getByLabel("Email").fill(api.email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 30_000 });
+  await signIn(page, api.email);
 }, 120_000);
 
 afterAll(async () => {

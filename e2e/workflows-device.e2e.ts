@@ -12,7 +12,8 @@ import { join } from "node:path";
 import type { VektorClient } from "@vektor/shared/client";
 import { unzipSync } from "fflate";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { PASSWORD, startTestServer, type TestServer } from "../server/test/harness";
+import { startTestServer, type TestServer } from "../server/test/harness";
+import { shootAtTwoWidths, signIn } from "./support/app";
 import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { TOOLS_CACHE } from "../web/src/tools/cache-name";
@@ -48,16 +49,7 @@ async function openRunDialog(workflowId: string, name: string): Promise<void> {
   await dialog().waitFor();
 }
 
-async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize(wide);
-  await page.waitForTimeout(300);
-}
+const shoot = (name: string) => shootAtTwoWidths(page, SHOTS, name);
 
 /** Picks the local files and starts the run on this device. */
 async function startOnThisDevice(): Promise<void> {
@@ -103,10 +95,7 @@ beforeAll(async () => {
   logPageErrors(page);
   page.on("console", (m) => m.type() === "error" && !m.text().includes("ERR_INTERNET_DISCONNECTED") && console.log(`[browser console.error] ${m.text()}`));
   await page.goto(`${srv.url}/sign-in`);
-  await page.getByLabel("Email").fill(api.email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 30_000 });
+  await signIn(page, api.email);
   await page.getByText("Ready to work offline.").waitFor({ timeout: 60_000 });
 }, 180_000);
 

@@ -15,8 +15,9 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { VektorClient } from "@vektor/shared/client";
 import type { Browser, Locator, Page } from "playwright-core";
-import { PASSWORD, startTestServer, waitFor, type TestServer } from "../server/test/harness";
+import { startTestServer, waitFor, type TestServer } from "../server/test/harness";
 import { seriousViolations } from "./support/axe";
+import { shootAtTwoWidths, signIn } from "./support/app";
 import { launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
 import { requireWebBuild } from "./support/web";
@@ -30,17 +31,7 @@ let page: Page;
 let api: VektorClient & { email: string };
 let workflowId = "";
 
-async function shoot(name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const wide = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: true });
-  // The page never scrolls sideways on a phone.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.setViewportSize(wide);
-  await page.waitForTimeout(300);
-}
+const shoot = (name: string) => shootAtTwoWidths(page, SHOTS, name);
 
 const steps = () => page.getByRole("list", { name: "Steps", exact: true }).getByRole("listitem");
 /** The outline's item of the step titled exactly `title`. */
@@ -96,10 +87,7 @@ beforeAll(async () => {
   // A render error ends in the router's error screen without a pageerror: show it in the output.
   page.on("console", (m) => m.type() === "error" && console.log(`[browser console.error] ${m.text()}`));
   await page.goto(`${srv.url}/sign-in`);
-  await page.getByLabel("Email").fill(api.email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 30_000 });
+  await signIn(page, api.email);
 }, 120_000);
 
 afterAll(async () => {
