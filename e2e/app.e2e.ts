@@ -89,7 +89,7 @@ describe("the web app, screen by screen", () => {
     await page.getByRole("button", { name: "Create account" }).click();
     await page.getByRole("button", { name: "Sign out", exact: true }).waitFor({ timeout: 15_000 });
     expect(await page.getByText(EMAIL).isVisible()).toBe(true);
-    expect(await page.getByRole("heading", { name: "Convert" }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: "Convert", exact: true }).isVisible()).toBe(true);
   }, 60_000);
 
   test("a wrong password shows the server's message", async () => {

@@ -108,7 +108,7 @@ describe("a new version of the web app", () => {
     await Promise.all([page.waitForEvent("load", { timeout: 60_000 }), reload.click()]);
     await page.waitForFunction(() => !(window as unknown as { oldPage?: boolean }).oldPage && navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
     expect(await controllerVersion(page, 30_000)).toBe("2");
-    await page.getByRole("heading", { name: "Convert" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("heading", { name: "Convert", exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole("button", { name: "Reload" }).count()).toBe(0);
   }, 180_000);
 });
@@ -118,7 +118,7 @@ describe("installing the app", () => {
   // browser fires when the app is installable, with a prompt() that records it was called.
   test("the browser's install offer becomes an Install app button, which opens the browser's prompt once", async () => {
     await page.goto(`http://127.0.0.1:${proxy.port}`);
-    await page.getByRole("heading", { name: "Convert" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("heading", { name: "Convert", exact: true }).waitFor({ timeout: 30_000 });
     const install = page.getByRole("button", { name: "Install app" });
     expect(await install.count()).toBe(0);
     await page.evaluate(() => {

@@ -222,7 +222,7 @@ describe("tools in the browser, offline", () => {
   test("the page reloads from the service worker's cache", async () => {
     await page.reload();
     await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
-    expect(await page.getByRole("heading", { name: "Convert" }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: "Convert", exact: true }).isVisible()).toBe(true);
     expect(await page.getByText(/^You are offline\./).isVisible()).toBe(true);
     expect(await offlineCount()).toBe(families.size);
   });
