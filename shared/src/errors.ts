@@ -22,6 +22,7 @@ export const ERROR_CATALOG = {
   INTERNAL: { status: 500, message: "Internal error" },
   // 503 (statusOverride) when it is the database that cannot write.
   STORAGE_UNAVAILABLE: { status: 503, message: "The file store cannot be reached right now: nothing was changed; retry in a minute" },
+  SHUTTING_DOWN: { status: 503, message: "This server is shutting down: retry, and another server (or this one restarted) will answer" },
   STORAGE_FULL: { status: 507, message: "The server's storage is full: nothing was kept; retry later, or ask its operator to free space in DATA_DIR" },
 } as const;
 
