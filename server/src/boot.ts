@@ -108,6 +108,7 @@ export async function buildServices(env: Env): Promise<Services> {
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     runEvents,
     startedAt: new Date(),
+    lifecycle: { draining: false },
     engine,
     workflows,
     triggers,
@@ -121,8 +122,14 @@ export interface Running {
   runner: JobRunner | null;
   services: Services;
   url: string;
-  /** Finish in-flight requests, stop background jobs, close the database. */
-  stop(): Promise<void>;
+  /**
+   * Graceful stop: readiness answers 503, event streams end with a reconnect hint, no job is
+   * claimed and running ones get `graceMs` (SHUTDOWN_GRACE_MS) to finish before they are handed
+   * back to the queue; meanwhile requests are still answered (a load balancer takes its time to
+   * notice readiness). Then no new connection is accepted, in-flight requests finish, and the
+   * database closes.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** The worker pool and the queue runner (tool and control lanes), unless this process is ROLE=api. */
@@ -148,10 +155,11 @@ async function startWorker(s: Services) {
   runner.start();
   return {
     runner,
-    async stop() {
+    /** Running jobs finish within `graceMs`, or are handed back to the queue; then the pool closes. */
+    async stop(graceMs = s.env.shutdownGraceMs) {
       await unlisten().catch(() => {});
+      await runner.stop(graceMs);
       await pool.close();
-      await runner.stop();
     },
   };
 }
@@ -164,6 +172,7 @@ export async function startWorkerProcess(env: Env): Promise<{ services: Services
   return {
     services,
     async stop() {
+      services.lifecycle.draining = true;
       await worker?.stop();
       await services.changes.stop();
       await services.database.close();
@@ -183,12 +192,13 @@ export async function startServer(env: Env): Promise<Running> {
     services,
     url: env.publicUrl,
     runner: worker?.runner ?? null,
-    async stop() {
+    async stop(graceMs = env.shutdownGraceMs) {
+      services.lifecycle.draining = true;
       services.batchEvents.close();
       await services.runEvents.close();
+      await worker?.stop(graceMs);
       await app.stop(false);
       await services.limiter.stop();
-      await worker?.stop();
       await services.changes.stop();
       await services.database.close();
     },

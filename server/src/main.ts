@@ -15,7 +15,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
-    running.services.log.info({ signal }, "shutting down");
+    running.services.log.info({ signal, graceMs: env.shutdownGraceMs }, "shutting down: running jobs finish within the grace period or go back to the queue");
     await running.stop();
     process.exit(0);
   });

@@ -64,4 +64,6 @@ export interface Services {
   /** One handler per job kind (checked at boot, in every role). */
   handlers: JobHandlers;
   startedAt: Date;
+  /** Serving, or draining after SIGTERM (readiness answers 503 then). */
+  lifecycle: { draining: boolean };
 }

@@ -12,6 +12,7 @@ import { GcPacer } from "./gc-pacer";
 import { withinBodyDeadline, type BodyLimits } from "./body-deadline";
 import { originOf, type Origin, type TrustProxy } from "./client-address";
 import { callerKey } from "./rate-limit";
+import { securityHeaders } from "./security-headers";
 
 /** Largest JSON request body; uploads stream through their own routes. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -103,7 +104,7 @@ function isRateLimited(url: string): boolean {
   if (!path.startsWith("/api/")) return false;
   // Probes must tell the truth about the service, not about the prober's address (a load
   // balancer shares it with every client behind the same proxy).
-  if (path === "/api/health") return false;
+  if (path === "/api/health" || path === "/api/ready") return false;
   return !path.startsWith("/api/files/upload/") && !path.startsWith("/api/files/signed/");
 }
 
@@ -120,6 +121,9 @@ function secureCookies(response: Response): void {
   response.headers.delete("set-cookie");
   for (const c of cookies) response.headers.append("set-cookie", SECURE.test(c) ? c : `${c}; Secure`);
 }
+
+/** The security headers (http/security-headers.ts) for this request's path, HSTS when it came over HTTPS. */
+const securityHeadersOf = (request: Request) => securityHeaders(pathOf(request.url), requestOrigin(request).https);
 
 /** GET, HEAD and OPTIONS write nothing a cache keeps. */
 const readsOnly = (method: string) => method === "GET" || method === "HEAD" || method === "OPTIONS";
@@ -139,6 +143,7 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
       const id = given && /^[\w.-]{8,64}$/.test(given) ? given : crypto.randomUUID();
       requestIds.set(request, { id, start: performance.now(), body, peer: server?.requestIP(request)?.address ?? null, trust: s.env.trustProxy });
       set.headers["x-request-id"] = id;
+      Object.assign(set.headers, securityHeadersOf(request));
       // A NUL in a path or query value reaches no row: PostgreSQL text cannot hold one.
       if (request.url.includes("%00")) throw new ServiceError("VALIDATION_ERROR", "The URL holds a NUL character (%00); remove it");
       if (!isRateLimited(request.url)) return;
@@ -158,13 +163,14 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
       const requestId = requestIdOf(request);
       if (error instanceof Answered) {
         error.response.headers.set("x-request-id", requestId);
+        for (const [name, value] of Object.entries(securityHeadersOf(request))) error.response.headers.set(name, value);
         return error.response;
       }
       const c = classifyError(error, code, requestId, s.log);
       if (c.code !== "INTERNAL") s.log.debug({ requestId, code: c.code, msg: c.message }, "request refused");
       // A failed write may have written before it failed; one refused by the rate limit has not.
       if (!readsOnly(request.method) && c.code !== "RATE_LIMITED") await caughtUp();
-      return errorResponse(c.code, c.message, { "x-request-id": requestId, ...c.headers }, c.status);
+      return errorResponse(c.code, c.message, { "x-request-id": requestId, ...securityHeadersOf(request), ...c.headers }, c.status);
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
       gc.tick();

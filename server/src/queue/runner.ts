@@ -110,11 +110,22 @@ export class JobRunner {
     first?.();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Claims no more and waits for the running jobs, up to `graceMs`; then asks those still running
+   * to hand themselves back (an executor queues its job again without counting the attempt: the
+   * tool run) and waits for that. Leases are renewed until the end, so no other process takes a
+   * job that is still finishing here.
+   */
+  async stop(graceMs = Infinity): Promise<void> {
     this.stopped = true;
-    if (this.renewer) clearInterval(this.renewer);
     for (const l of LANE_KINDS) for (const wake of [...this.wakers[l]]) wake();
-    await Promise.all(this.lanes);
+    const lanes = Promise.all(this.lanes);
+    if (!(await settlesWithin(lanes, graceMs))) {
+      this.log.info({ jobs: this.held.ids() }, "handing running jobs back to the queue");
+      this.held.handBackAll();
+      await lanes;
+    }
+    if (this.renewer) clearInterval(this.renewer);
   }
 
   private async lane(lane: Lane): Promise<void> {
@@ -223,6 +234,16 @@ export class JobRunner {
     const onFailed = handler?.onFailed as ((tx: unknown, job: ControlJob<JobKind>, f: Failure) => Promise<void>) | undefined;
     await settle(this.db, row, { status: "failed", errorCode: f.code, errorMessage: f.message }, async (tx) => onFailed?.(tx, view, f));
   }
+}
+
+/** Whether `p` settles within `ms` (Infinity: waits for it). */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  if (ms === Infinity) return p.then(() => true);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([p.then(() => true as const), late]);
+  clearTimeout(timer);
+  return done;
 }
 
 /**

@@ -18,6 +18,7 @@ import { reportProgress, retryLater, settle, waitOutOutage } from "../queue/sett
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
+import { handedBack } from "../queue/held";
 
 export interface ToolRunOptions {
   /** Longest run of one tool (a tool's own manifest limit can only be lower). */
@@ -69,6 +70,9 @@ export class ToolRun implements KindExecutor {
         reportProgress(this.db, row, pct);
       },
     });
+    // The process stops (graceful shutdown past its grace): the job waits in the queue for another
+    // process, the attempt not counted and nothing recorded, so it runs (and is charged) once.
+    if (!outcome.ok && handedBack(signal)) return waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server running it stopped" }, 0);
     if (!outcome.ok) return this.fail(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
     if (outcome.outputs.length === 0) return this.fail(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
     await this.succeed(row, outcome.outputs);

@@ -11,6 +11,9 @@ export const Health = Type.Object({
 });
 export type Health = Static<typeof Health>;
 
+export const Ready = Type.Object({ status: Type.Literal("ready") });
+export type Ready = Static<typeof Ready>;
+
 export const PublicStatus = Type.Object({
   service: Type.String(),
   version: Type.String(),

@@ -16,9 +16,13 @@ export interface Progress {
 }
 
 type Listener = (p: Progress) => void;
+/** What each open stream is told when this process stops: end with a reconnect hint. */
+type Stopping = () => void;
 
 export class BatchEventHub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly stoppers = new Map<Listener, Stopping>();
+  private closed = false;
   private readonly last = new Map<string, string>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private ticking = false;
@@ -38,12 +42,20 @@ export class BatchEventHub {
     return progressOf(row.get(batchId), b?.total ?? 0, b?.cancelledAt ?? null);
   }
 
-  subscribe(batchId: string, listener: Listener): () => void {
+  /** Calls `listener` on each change of the batch and `stopping` when this process stops (close); returns the unsubscribe. */
+  subscribe(batchId: string, listener: Listener, stopping: Stopping): () => void {
+    // A stream opened while the process stops is told at once to connect again (elsewhere).
+    if (this.closed) {
+      queueMicrotask(stopping);
+      return () => {};
+    }
+    this.stoppers.set(listener, stopping);
     let set = this.listeners.get(batchId);
     if (!set) this.listeners.set(batchId, (set = new Set()));
     set.add(listener);
     this.timer ??= setInterval(() => void this.tick(), this.pollMs);
     return () => {
+      this.stoppers.delete(listener);
       set.delete(listener);
       if (set.size === 0) {
         this.listeners.delete(batchId);
@@ -81,10 +93,18 @@ export class BatchEventHub {
     return this.batches.rows(ids);
   }
 
+  /**
+   * Stops: every open stream is told to reconnect and ended (an endless stream would keep a
+   * graceful HTTP stop waiting; its client resumes on another process, or on this one restarted).
+   */
   close(): void {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    const stoppers = [...this.stoppers.values()];
+    this.stoppers.clear();
     this.listeners.clear();
+    for (const stop of stoppers) stop();
   }
 }
 

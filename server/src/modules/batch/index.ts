@@ -25,9 +25,9 @@ export interface BatchDeps {
 }
 
 /** The SSE answer: the first event at once, one per change, heartbeats, closed after a terminal status. */
-function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void) => () => void, heartbeatMs: number, abort: AbortSignal): Response {
+function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void, stopping: () => void) => () => void, heartbeatMs: number, abort: AbortSignal): Response {
   return sseResponse(
-    ({ send, close }) => {
+    ({ send, close, reconnect }) => {
       let last = "";
       const push = (p: Progress) => {
         const json = JSON.stringify(p);
@@ -37,7 +37,7 @@ function eventStream(first: Progress, subscribe: (fn: (p: Progress) => void) => 
         if (isTerminalBatch(p.status)) close();
       };
       push(first);
-      return subscribe(push);
+      return subscribe(push, reconnect);
     },
     heartbeatMs,
     abort,
@@ -97,13 +97,13 @@ export function batchModule(s: Pick<Services, "callers" | "store">, d: BatchDeps
       async ({ caller, request, params }) => {
         await d.batches.owned(caller.id, params.id);
         const first = await d.hub.current(params.id);
-        return eventStream(first, (fn) => d.hub.subscribe(params.id, fn), d.heartbeatMs, request.signal);
+        return eventStream(first, (fn, stopping) => d.hub.subscribe(params.id, fn, stopping), d.heartbeatMs, request.signal);
       },
       {
         params: IdParam,
         ...doc({
           summary: "Progress as server-sent events",
-          description: "text/event-stream; `event: progress` with `data: {\"total\",\"done\",\"failed\",\"status\"}`: the first at once, then one per change, a comment heartbeat every 15 s; the stream closes after the event with a terminal status (completed, failed, cancelled).",
+          description: "text/event-stream; `event: progress` with `data: {\"total\",\"done\",\"failed\",\"status\"}`: the first at once, then one per change, a comment heartbeat every 15 s; the stream closes after the event with a terminal status (completed, failed, cancelled). When the server process stops, the stream ends with `event: reconnect` (connect again: another process, or this one restarted, goes on).",
           tags,
           auth: "api",
           errors: ["NOT_FOUND"],

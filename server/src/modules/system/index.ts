@@ -1,6 +1,6 @@
 /** Health (database and storage checks) and public status. */
 import { ERROR_CATALOG, ServiceError } from "@vektor/shared/errors";
-import { Health, PublicStatus } from "@vektor/shared/schemas/system";
+import { Health, PublicStatus, Ready } from "@vektor/shared/schemas/system";
 import { Elysia } from "elysia";
 import { pingDatabase } from "../../db/client";
 import { routeDocs } from "../../http/docs";
@@ -49,7 +49,7 @@ function unhealthy([name, check]: [string, { error?: string; diskFull?: boolean;
   return err;
 }
 
-export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "startedAt" | "store">) {
+export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "startedAt" | "store" | "lifecycle">) {
   const { doc } = routeDocs();
   const checks = healthChecks(s);
   return new Elysia()
@@ -67,6 +67,23 @@ export function systemModule(s: Pick<Services, "database" | "env" | "jobs" | "st
         tags: ["System"],
         auth: "public",
         data: Health,
+      }),
+    )
+    .get(
+      "/api/ready",
+      () => {
+        // Only this process's own state: a load balancer stops sending it requests while it drains,
+        // whatever the database does (health tells that).
+        if (s.lifecycle.draining) throw new ServiceError("SHUTTING_DOWN");
+        return ok({ status: "ready" as const });
+      },
+      doc({
+        summary: "Readiness: whether this process takes requests",
+        description:
+          "200 while the process serves; 503 SHUTTING_DOWN from the moment it is told to stop (SIGTERM or SIGINT) until it exits, so a load balancer sends new requests elsewhere while it finishes its running jobs (up to SHUTDOWN_GRACE_MS). Never rate-limited. Health, not readiness, checks the database and storage.",
+        tags: ["System"],
+        auth: "public",
+        data: Ready,
       }),
     )
     .get(
