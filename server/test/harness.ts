@@ -137,6 +137,10 @@ export interface KillableServer {
   start(): Promise<void>;
   /** SIGKILL, and waits until the process is gone. */
   kill(): Promise<void>;
+  /** SIGTERM (a graceful stop), and waits until the process is gone; answers its exit code. */
+  terminate(): Promise<number>;
+  /** PostgreSQL only: one more process on the same database and DATA_DIR, on a port of its own (stopped by close). */
+  another(): Promise<{ base: string; terminate(): Promise<number> }>;
   /** Kills it if it runs, drops its database and removes its DATA_DIR (for afterAll). */
   close(): Promise<void>;
 }
@@ -150,6 +154,7 @@ export function killableServer(name: string, env: Record<string, string> = {}): 
   const dataDir = mkdtempSync(join(tmpdir(), `vektor-${name}-`));
   let settings: Record<string, string> | null = null;
   let proc: ReturnType<typeof Bun.spawn> | null = null;
+  const others: ReturnType<typeof Bun.spawn>[] = [];
   let dropDb: (() => Promise<void>) | null = null;
   let base = "";
   return {
@@ -169,7 +174,26 @@ export function killableServer(name: string, env: Record<string, string> = {}): 
       proc?.kill("SIGKILL");
       await proc?.exited;
     },
+    async terminate() {
+      proc?.kill("SIGTERM");
+      return (await proc?.exited) ?? 0;
+    },
+    async another() {
+      if (!settings?.DATABASE_URL) throw new Error("another process shares a PostgreSQL database only (PGlite has one owner)");
+      const port = await freePort();
+      const otherBase = `http://127.0.0.1:${port}`;
+      const p = await spawnServer({ ...settings, PORT: String(port) }, otherBase);
+      others.push(p);
+      return {
+        base: otherBase,
+        async terminate() {
+          p.kill("SIGTERM");
+          return p.exited;
+        },
+      };
+    },
     async close() {
+      for (const p of others) p.kill("SIGKILL");
       proc?.kill("SIGKILL");
       await dropDb?.();
       rmSync(dataDir, { recursive: true, force: true });
