@@ -88,6 +88,17 @@ const SELF_CONTAINED = {
   showDeveloperTools: "never",
 };
 
+/**
+ * Put before Scalar's bundle: the Zod inside it probes for `Function("")` to compile its
+ * validators, which /docs's Content-Security-Policy (no 'unsafe-eval') refuses with a violation
+ * report; jitless (Zod's global config, read from globalThis) skips the probe and validates the same.
+ */
+const ZOD_JITLESS = "globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n";
+
+/** The bundle with ZOD_JITLESS before it, read once, on the first visit to /docs. */
+let scalarText: Promise<string> | undefined;
+const scalarScript = () => (scalarText ??= Bun.file(scalarBundle).text().then((bundle) => ZOD_JITLESS + bundle));
+
 export function openapiPlugin() {
   return new Elysia({ name: "openapi" })
     // Before the plugin's routes, so it applies to its /openapi.json.
@@ -97,7 +108,7 @@ export function openapiPlugin() {
       fillJsonBodies(doc as never);
       doc.paths = { ...doc.paths, "/openapi.json": SELF };
     })
-    .get("/docs/scalar.js", () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
+    .get("/docs/scalar.js", async () => new Response(await scalarScript(), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
     .use(
       openapi({
         path: "/docs",

@@ -73,7 +73,6 @@ function fileResponse(path: string, cacheControl: string, acceptEncoding: string
   const headers: Record<string, string> = {
     "content-type": MIME[extname(path).toLowerCase()] ?? "application/octet-stream",
     "cache-control": cacheControl,
-    "x-content-type-options": "nosniff",
   };
   const siblings = ENCODINGS.filter(([, ext]) => isFile(path + ext));
   if (siblings.length === 0) return new Response(Bun.file(path), { headers });
