@@ -16,6 +16,22 @@ describe("system", () => {
     expect(body).toMatchObject({ ok: true, data: { status: "ok", checks: { database: { ok: true }, storage: { ok: true } } } });
   });
 
+  test("readiness is 200 while serving and 503 SHUTTING_DOWN once the process drains", async () => {
+    const ready = await fetch(`${srv.url}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, data: { status: "ready" } });
+    // What the stop (SIGTERM) sets first; the rest of a stop is tested with real processes in rolling-restart.test.ts.
+    srv.services.lifecycle.draining = true;
+    try {
+      const draining = await fetch(`${srv.url}/api/ready`);
+      expect(draining.status).toBe(503);
+      expect((await draining.json()).error.code).toBe("SHUTTING_DOWN");
+      expect((await fetch(`${srv.url}/api/health`)).status).toBe(200); // the database and storage are fine
+    } finally {
+      srv.services.lifecycle.draining = false;
+    }
+  });
+
   test("status shows version and uptime", async () => {
     const s = await srv.anon().status();
     expect(s).toMatchObject({ version: "1.0.0", database: process.env.TEST_DATABASE_URL ? "postgres" : "pglite", storage: "local", queueDepth: 0 });
@@ -92,6 +108,7 @@ describe("rate limiting", () => {
       for (let i = 0; i < 6; i++) await (await anon.t.fetch("/api/files")).arrayBuffer();
       expect((await anon.t.fetch("/api/files")).status).toBe(429);
       expect((await anon.t.fetch("/api/health")).status).toBe(200); // probes are never rate-limited
+      expect((await anon.t.fetch("/api/ready")).status).toBe(200);
       expect((await anon.t.fetch("/status")).status).toBe(200); // not an /api/ call
       expect((await fetch(p.uploadUrl, { method: "PUT", body: "abc" })).status).toBe(200);
     } finally {
@@ -162,6 +179,7 @@ describe("OpenAPI", () => {
     const paths = docJson.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown>; security?: unknown[] }>>;
     for (const p of [
       "/api/health",
+      "/api/ready",
       "/status",
       "/api/config/public",
       "/api/config/flags",
