@@ -171,3 +171,24 @@ describe("a tool job whose process died", () => {
     expect(objectsOfUser()).toEqual([input, ...done.outputFileIds].sort());
   }, TEST_TIMEOUT);
 });
+
+describe("stop (graceful shutdown)", () => {
+  test("a running tool job that outlives the grace goes back to the queue: attempt not counted, nothing recorded", async () => {
+    const { runner, id } = await rendering({ leaseMs: 600_000 });
+    await runner.stop(0);
+    const row = await jobRow(q.db, id);
+    expect(row).toMatchObject({ status: "queued", attempts: 0, errorCode: "SHUTTING_DOWN", leaseUntil: null });
+    expect(await outputsOf(id)).toEqual([]);
+  }, TEST_TIMEOUT);
+
+  test("a running tool job that ends within the grace is recorded, once, before stop returns", async () => {
+    const runner = makeRunner(q, handlerSet(), { pool: new WorkerPool(1, log), leaseMs: 900 });
+    const id = await insertToolJob(q.db, { userId, type: "pdf.render-png", params: { dpi: 120 }, inputFileIds: [await uploadPdf(q, userId, 2)] });
+    runner.start();
+    // Claimed (the worker still loads the engine then: it is running when stop is asked, all but always).
+    await waitFor(`job ${id} to be claimed`, async () => (await jobRow(q.db, id)).status !== "queued", SLOW);
+    await runner.stop(SLOW);
+    expect(await jobRow(q.db, id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await outputsOf(id)).toHaveLength(2);
+  }, TEST_TIMEOUT);
+});
