@@ -16,7 +16,12 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     if (stopping) return;
     stopping = true;
     running.services.log.info({ signal, graceMs: env.shutdownGraceMs }, "shutting down: running jobs finish within the grace period or go back to the queue");
-    await running.stop();
-    process.exit(0);
+    await running.stop().then(
+      () => process.exit(0),
+      (err) => {
+        running.services.log.error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
   });
 }
