@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { httpCore } from "../src/http/core";
-import { APP_CSP, DOCS_CSP, HSTS } from "../src/http/security-headers";
+import { APP_CSP, DOCS_CSP, HSTS, WORKER_CSP } from "../src/http/security-headers";
 import { staticSite } from "../src/http/static";
 import { startTestServer, type TestServer } from "./harness";
 
@@ -25,6 +25,8 @@ function fakeBuild(): string {
   mkdirSync(join(dir, "assets"));
   writeFileSync(join(dir, "index.html"), '<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body></body></html>');
   writeFileSync(join(dir, "assets", "index-abc.js"), "console.log('app');\n");
+  mkdirSync(join(dir, "assets", "tools"));
+  writeFileSync(join(dir, "assets", "tools", "tool.worker-abc.js"), "self.onmessage = () => {};\n");
   // The smallest valid module: magic and version.
   writeFileSync(join(dir, "assets", "engine-abc.wasm"), new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
   return dir;
@@ -79,6 +81,16 @@ describe("security headers", () => {
     expect(csp.get("form-action")).toBe("'self'");
     expect(APP_CSP).not.toContain("'unsafe-eval'");
     expect(csp.get("script-src")).not.toContain("unsafe-inline");
+  });
+
+  test("a Web Worker's script: the app's policy plus 'unsafe-eval' for the engines' glue, the page's stays strict", async () => {
+    const res = await fetch(`${site.url}/assets/tools/tool.worker-abc.js`);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expectCommon(res);
+    expect(res.headers.get("content-security-policy")).toBe(WORKER_CSP);
+    expect(directives(WORKER_CSP).get("script-src")).toBe("'self' 'wasm-unsafe-eval' 'unsafe-eval'");
+    expect(directives(WORKER_CSP).get("connect-src")).toBe("'self'");
   });
 
   test("a missing static file is a 404 with the same headers", async () => {

@@ -32,6 +32,17 @@ export const APP_CSP = [
 ].join("; ");
 
 /**
+ * The Web Workers' own scripts (the tool worker, ffmpeg's job worker, maplibre's worker): a
+ * worker runs under the policy of its script's response, and the Emscripten glue of some engines
+ * (LibreDWG) builds functions from strings, so workers alone also get 'unsafe-eval'. A worker has
+ * no DOM to inject into, and the page itself keeps the strict policy.
+ */
+export const WORKER_CSP = APP_CSP.replace("script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'");
+
+/** The web build's worker entry scripts (vite names them after their source: tool.worker, job-worker, maplibre-gl-worker). */
+const WORKER_SCRIPT = /^\/assets\/(.+\/)?[^/]*worker[^/]*\.m?js$/;
+
+/**
  * The inline scripts of the /docs page as @elysiajs/openapi renders it: the element that carries
  * Scalar's configuration in a data attribute, whose text is only the whitespace between its tags.
  * Allowed by hash (not by 'unsafe-inline'); the docs e2e fails on a violation should it change.
@@ -87,6 +98,7 @@ export const HSTS = "max-age=31536000";
 function policyFor(path: string): string {
   if (path === "/docs" || path === "/docs/") return DOCS_CSP;
   if (/^\/(api|openapi\.json|status|docs)(\/|$)/.test(path)) return API_CSP;
+  if (WORKER_SCRIPT.test(path)) return WORKER_CSP;
   return APP_CSP;
 }
 

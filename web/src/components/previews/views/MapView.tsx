@@ -5,7 +5,7 @@
  */
 import type { FeatureCollection } from "geojson";
 import { Map as MapLibre, setWorkerUrl, type StyleSpecification } from "maplibre-gl";
-import css from "maplibre-gl/dist/maplibre-gl.css?inline";
+import "maplibre-gl/dist/maplibre-gl.css";
 import workerUrl from "maplibre-gl/dist/maplibre-gl-worker.mjs?url";
 import { useEffect, useRef } from "react";
 import type { ViewerProps } from "../Preview";
@@ -15,8 +15,8 @@ import { ViewerFrame } from "./ViewerFrame";
 
 // maplibre would look for its worker beside its own module, which a bundle does not have.
 setWorkerUrl(workerUrl);
-// The CSS travels in this chunk (not in the shell's stylesheet) and is added on first use.
-if (!document.getElementById("maplibre-css")) document.head.append(Object.assign(document.createElement("style"), { id: "maplibre-css", textContent: css }));
+// The CSS is this chunk's own stylesheet (not the shell's), linked on first use: a <link>, not an
+// inline <style>, which the Content-Security-Policy refuses.
 
 const INK = "#1f5fbf";
 
