@@ -102,6 +102,19 @@ describe("slow clients", () => {
     expect((await c.account()).email).toBe(c.email);
   }, 60_000);
 
+  test("Better Auth's routes are under the same deadline: a sign-in body sent too slowly is 408 REQUEST_TIMEOUT", async () => {
+    const c = await srv.user();
+    const slow = trickle(`${srv.url}/api/auth/sign-in/email`, "POST", { "content-type": "application/json", origin: srv.url }, 1000);
+    try {
+      await waitFor("the slow sign-in to be answered", () => slow.answer, (a) => a.includes("\r\n\r\n{"), 60_000, 100);
+      expect(statusOf(slow.answer)).toBe(408);
+      expect(envelopeOf(slow.answer).error.code).toBe("REQUEST_TIMEOUT");
+    } finally {
+      slow.end();
+    }
+    expect((await c.account()).email).toBe(c.email);
+  }, 60_000);
+
   test("health stays out of the rate limit: an address over its limit still gets 200 from /api/health", async () => {
     const admin = await srv.admin();
     await admin.admin.setConfig("platform_configs", { "ratelimit.per_minute": 5 });

@@ -7,7 +7,7 @@ import { codeForStatus, ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import { CLIENT_ADDRESS_HEADER, RESET_LINK_TTL_S, SIGN_IN_PER_MINUTE } from "../auth/better-auth";
 import { FIRST_WAIT_S, FREE_PER_ACCOUNT, FREE_PER_ADDRESS, SignInThrottle } from "../auth/sign-in-throttle";
-import { requestOrigin } from "../http/core";
+import { JSON_BODY_LIMIT, readCappedBytes, requestOrigin } from "../http/core";
 import { errorResponse } from "../http/errors";
 import type { Services } from "../services";
 
@@ -58,6 +58,18 @@ async function asEnvelope(res: Response): Promise<Response> {
   return answer;
 }
 
+/**
+ * The request with its body read already: size-capped, and within the body deadline (408
+ * REQUEST_TIMEOUT past it). Better Auth reads bodies itself, after our parser, so a client
+ * trickling one in would otherwise hold its connection for as long as it liked. Read from the
+ * request as it arrived, which carries this server's body limits.
+ */
+async function buffered(request: Request): Promise<Request> {
+  const hasBody = request.body !== null && request.method !== "GET" && request.method !== "HEAD";
+  const body = hasBody ? await readCappedBytes(request, JSON_BODY_LIMIT, "Account request bodies") : undefined;
+  return new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> | undefined });
+}
+
 /** The e-mail of a sign-in body, or null when the body is not one (Better Auth then refuses it). */
 async function emailOf(request: Request): Promise<string | null> {
   const body = (await request.clone().json().catch(() => null)) as { email?: unknown } | null;
@@ -68,17 +80,18 @@ const cookieAnswer = { 200: { description: "Better Auth's answer; sets the svc.s
 
 export function authRoutes(s: Pick<Services, "auth" | "database" | "config">) {
   // The client's address as TRUST_PROXY lets it be told (the rate limit's and the access log's too).
-  const forward = (request: Request) => s.auth.handler(withAddress(asScriptRequest(request), requestOrigin(request).address));
-  const pass = async ({ request }: { request: Request }) => asEnvelope(await forward(request));
+  const handle = (read: Request, address: string) => s.auth.handler(withAddress(asScriptRequest(read), address));
+  const pass = async ({ request }: { request: Request }) => asEnvelope(await handle(await buffered(request), requestOrigin(request).address));
   const throttle = new SignInThrottle(s.database.db);
   /** Sign-in, held back while its account or address is in back-off (see sign-in-throttle.ts). */
   const signIn = async ({ request }: { request: Request }) => {
-    const email = await emailOf(request);
-    if (email === null) return pass({ request });
     const address = requestOrigin(request).address;
+    const read = await buffered(request);
+    const email = await emailOf(read);
+    if (email === null) return asEnvelope(await handle(read, address));
     const wait = await throttle.retryAfter(email, address);
     if (wait > 0) return errorResponse("RATE_LIMITED", `Too many failed sign-ins; try again in ${wait} s`, { "retry-after": String(wait) });
-    const res = await forward(request);
+    const res = await handle(read, address);
     if (res.status === 401) await throttle.failed(email, address);
     else if (res.ok) await throttle.succeeded(email, address);
     return asEnvelope(res);
