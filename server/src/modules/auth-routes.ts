@@ -65,9 +65,9 @@ async function asEnvelope(res: Response): Promise<Response> {
  * request as it arrived, which carries this server's body limits.
  */
 async function buffered(request: Request): Promise<Request> {
-  const hasBody = request.body !== null && request.method !== "GET" && request.method !== "HEAD";
-  const body = hasBody ? await readCappedBytes(request, JSON_BODY_LIMIT, "Account request bodies") : undefined;
-  return new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> | undefined });
+  if (request.body === null || request.method === "GET" || request.method === "HEAD") return request;
+  const body = await readCappedBytes(request, JSON_BODY_LIMIT, "Account request bodies");
+  return new Request(request.url, { method: request.method, headers: request.headers, body: body as Uint8Array<ArrayBuffer> });
 }
 
 /** The e-mail of a sign-in body, or null when the body is not one (Better Auth then refuses it). */
