@@ -17,6 +17,8 @@ interface Task {
   params: unknown;
   timeoutMs: number;
   onProgress?: (fraction: number) => void;
+  /** The worker has the inputs and the tool's engine loaded: the tool's own run begins. */
+  onStarted?: () => void;
   signal?: AbortSignal;
   resolve: (outcome: RunOutcome) => void;
 }
@@ -93,8 +95,10 @@ export class WorkerPool {
       return this.dispatch();
     }
     if (!slot.task || msg.id !== slot.task.id) return;
-    if (msg.type === "started") this.startClock(slot, slot.task);
-    else if (msg.type === "progress") slot.task.onProgress?.(msg.fraction);
+    if (msg.type === "started") {
+      this.startClock(slot, slot.task);
+      slot.task.onStarted?.();
+    } else if (msg.type === "progress") slot.task.onProgress?.(msg.fraction);
     else this.finish(slot, msg.ok ? { ok: true, outputs: msg.outputs } : { ok: false, error: msg.error });
   }
 
