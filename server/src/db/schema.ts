@@ -211,7 +211,13 @@ export const file = pgTable(
     createdAt: createdAt(),
     uploadedAt: ts("uploaded_at"),
   },
-  (t) => [index("file_user_created_idx").on(t.userId, t.createdAt, t.id), index("file_status_created_idx").on(t.status, t.createdAt), oneOf("file_status_check", t.status, FILE_STATUSES)],
+  (t) => [
+    index("file_user_created_idx").on(t.userId, t.createdAt, t.id),
+    index("file_status_created_idx").on(t.status, t.createdAt),
+    // GET /api/files?checksum=: the owner's ready file with these bytes, reused instead of a second upload.
+    index("file_user_checksum_idx").on(t.userId, t.checksum).where(sql`${t.status} = 'UPLOADED'`),
+    oneOf("file_status_check", t.status, FILE_STATUSES),
+  ],
 );
 
 /**

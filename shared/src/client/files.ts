@@ -17,9 +17,15 @@ import { enc, qs, type PageQuery } from "./query";
 import type { Transport } from "./transport";
 import { uploadBlob, type MultipartState, type UploadOptions } from "./upload";
 
+/** The file list's filters: `q` a part of the name, `checksum` the sha256 of bytes the caller may already have. */
+export interface FileListQuery extends PageQuery {
+  q?: string;
+  checksum?: string;
+}
+
 export function filesApi(t: Transport) {
   return {
-    list: (q: PageQuery = {}) => t.call<FileList>("GET", `/api/files${qs({ ...q })}`),
+    list: (q: FileListQuery = {}) => t.call<FileList>("GET", `/api/files${qs({ ...q })}`),
     get: (fileId: string) => t.call<FileRecord>("GET", `/api/files/${enc(fileId)}`),
     delete: (fileId: string) => t.call<FileDeleted>("DELETE", `/api/files/${enc(fileId)}`),
     confirm: (fileId: string) => t.call<ConfirmResult>("POST", "/api/files/confirm", { fileId }),

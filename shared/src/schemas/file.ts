@@ -3,6 +3,20 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Page } from "./envelope";
 import { FileStatus } from "./vocab";
 
+/** Where an output came from: the job that wrote it and, when cheaply known, its batch or workflow run. */
+export const FileSource = Type.Object(
+  {
+    jobId: Type.String({ description: "the job that wrote this file" }),
+    tool: Type.Union([Type.String(), Type.Null()], { description: "the tool slug the job ran (e.g. pdf.compress); null for a workflow's own steps (zip, rename) or a job no longer kept" }),
+    inputFileId: Type.Union([Type.String(), Type.Null()], { description: "the (first) file it was made from" }),
+    inputFilename: Type.Union([Type.String(), Type.Null()], { description: "that file's name; null once it is deleted" }),
+    batchId: Type.Optional(Type.String({ description: "the batch whose item wrote it" })),
+    runId: Type.Optional(Type.String({ description: "the workflow run whose step wrote it" })),
+  },
+  { description: "Outputs only: which job produced this file" },
+);
+export type FileSource = Static<typeof FileSource>;
+
 export const FileRecord = Type.Object({
   fileId: Type.String(),
   filename: Type.String(),
@@ -13,8 +27,9 @@ export const FileRecord = Type.Object({
   format: Type.Union([Type.String(), Type.Null()], { description: "format id found by the signature check" }),
   createdAt: Type.String({ format: "date-time" }),
   expiresAt: Type.String({ format: "date-time", description: "when retention deletes it" }),
-  outFileId: Type.Optional(Type.String()),
-  jobId: Type.Optional(Type.String()),
+  outFileId: Type.Optional(Type.String({ description: "the latest output a job made from this file" })),
+  jobId: Type.Optional(Type.String({ description: "the job that produced this file (outputs only)" })),
+  source: Type.Optional(FileSource),
 });
 export type FileRecord = Static<typeof FileRecord>;
 
@@ -87,6 +102,10 @@ export const FileList = Page(FileRecord);
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.String({ pattern: "^[0-9]{1,4}$", description: "1..200, default 50" })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: "nextCursor of the previous page" })),
+  q: Type.Optional(Type.String({ maxLength: 255, description: "only files whose name contains this text (case-insensitive)" })),
+  checksum: Type.Optional(
+    Type.String({ pattern: "^[0-9a-fA-F]{64}$", description: "only UPLOADED files with these bytes (sha256 hex): a client asks before uploading bytes the caller already has" }),
+  ),
 });
 
 export type ConfirmResult = Static<typeof ConfirmResult>;

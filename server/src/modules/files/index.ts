@@ -140,12 +140,22 @@ export function filesModule(s: Pick<Services, "callers">, files: FileService) {
     )
     .get(
       "",
-      async ({ caller, query }) => ok(await files.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor)),
-      { query: ListQuery, ...doc({ summary: "The caller's files, newest first", description: "`limit` 1..200 (default 50); pass `nextCursor` as `cursor` for the next page.", tags: ["Files"], auth: "api", data: FileList }) },
+      async ({ caller, query }) => ok(await files.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor, { q: query.q, checksum: query.checksum })),
+      {
+        query: ListQuery,
+        ...doc({
+          summary: "The caller's files, newest first",
+          description:
+            "`limit` 1..200 (default 50); pass `nextCursor` as `cursor` for the next page (with the same filters). `q` keeps files whose name contains it (case-insensitive; `%` and `_` are plain characters). `checksum` (sha256 hex) keeps the caller's UPLOADED files with exactly those bytes: ask it before uploading, and reuse a file it answers instead of storing the same bytes again. Only the caller's own files are ever matched. An output carries `source`: the job (and tool) that wrote it, the file it was made from, and its batch or workflow run.",
+          tags: ["Files"],
+          auth: "api",
+          data: FileList,
+        }),
+      },
     )
-    .get("/:fileId", async ({ caller, params }) => ok(await files.view(await files.owned(caller.id, params.fileId))), {
+    .get("/:fileId", async ({ caller, params }) => ok(await files.detail(caller.id, params.fileId)), {
       params: FileIdParam,
-      ...doc({ summary: "File detail", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: FileRecord }),
+      ...doc({ summary: "File detail", description: "An output also names its `source`: the job and tool that wrote it, the file it was made from, and its batch or workflow run.", tags: ["Files"], auth: "api", errors: ["NOT_FOUND"], data: FileRecord }),
     })
     .delete("/:fileId", async ({ caller, params }) => ok(await files.remove(caller.id, params.fileId)), {
       params: FileIdParam,

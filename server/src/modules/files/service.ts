@@ -6,7 +6,7 @@
 import { candidateFormats } from "@vektor/shared/formats";
 import { fail, ServiceError } from "@vektor/shared/errors";
 import type { ImportUrlBody, PresignUploadBody, PresignUploadResult } from "@vektor/shared/schemas/file";
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client";
 import type { ReadCache } from "../../db/read-cache";
 import { pageOf, preparedPages } from "../../http/cursor";
@@ -21,9 +21,14 @@ import type { ConfigService } from "../../config/service";
 import type { ToolRunService } from "../tool-runs/service";
 import { StorageError, type ByteRange, type ObjectStore, type PartReceipt } from "../../storage/types";
 import { checkSignature, SAMPLE_BYTES } from "./signature";
-import { FILE_VIEW_COLUMNS, fileView, safeFilename, type FileRow, type FileViewRow } from "./view";
+import { FILE_VIEW_COLUMNS, fileView, safeFilename, withSource, type FileRow, type FileViewRow } from "./view";
 
 const MB = 1024 * 1024;
+
+export interface FileFilter {
+  q?: string;
+  checksum?: string;
+}
 /** Signed upload and download URLs live 15 minutes (contract section 5). */
 export const URL_TTL_SECONDS = 900;
 
@@ -42,15 +47,23 @@ export interface FileDeps {
 
 export class FileService {
   private readonly pages;
+  /** The list with its filters (a name pattern, a checksum), apart so the plain list keeps its plan. */
+  private readonly filteredPages;
 
   constructor(private readonly d: FileDeps) {
-    this.pages = preparedPages<FileViewRow>("files_list", file.createdAt, file.id, (after) =>
-      d.database.db
-        .select(FILE_VIEW_COLUMNS)
-        .from(file)
-        .where(and(eq(file.userId, sql.placeholder("userId")), after))
-        .orderBy(desc(file.createdAt), desc(file.id))
-        .limit(sql.placeholder("limit")),
+    const page = (name: string, filter: SQL | undefined) =>
+      preparedPages<FileViewRow>(name, file.createdAt, file.id, (after) =>
+        withSource(d.database.db.select(FILE_VIEW_COLUMNS).from(file).$dynamic())
+          .where(and(eq(file.userId, sql.placeholder("userId")), filter, after))
+          .orderBy(desc(file.createdAt), desc(file.id))
+          .limit(sql.placeholder("limit")),
+      );
+    this.pages = page("files_list", undefined);
+    const pattern = sql.placeholder("pattern");
+    const checksum = sql.placeholder("checksum");
+    this.filteredPages = page(
+      "files_filtered",
+      sql`(${pattern}::text is null or ${file.filename} ilike ${pattern}) and (${checksum}::text is null or (${file.checksum} = ${checksum} and ${file.status} = 'UPLOADED'))`,
     );
   }
 
@@ -67,6 +80,13 @@ export class FileService {
     return fileView(row, await this.retention());
   }
 
+  /** The caller's file as the API shows it, with its source when it is an output. */
+  async detail(userId: string, fileId: string) {
+    const [row] = await withSource(this.db.select(FILE_VIEW_COLUMNS).from(file).$dynamic()).where(and(eq(file.id, fileId), eq(file.userId, userId)));
+    if (!row) throw fail.notFound("File");
+    return fileView(row, await this.retention());
+  }
+
   /** The caller's file, or NOT_FOUND (also for someone else's id: never reveal it exists). */
   owned(userId: string, fileId: string): Promise<FileRow> {
     return ownedRow(this.db, file, fileId, userId, "File");
@@ -75,7 +95,7 @@ export class FileService {
   async presignUpload(userId: string, body: PresignUploadBody): Promise<PresignUploadResult> {
     const c = await this.d.config.all();
     if (body.size > c["upload.max_size_mb"] * MB) throw new ServiceError("PAYLOAD_TOO_LARGE", `Uploads are limited to ${c["upload.max_size_mb"]} MB`);
-    const pendingJob = this.pendingJobOf(body);
+    const pendingJob = this.pendingJobOf(body, { name: body.filename, size: body.size });
     const id = newId("f");
     const key = `u/${userId}/${id}`;
     const base = { id, userId, filename: safeFilename(body.filename), mime: body.mime, size: body.size, checksum: body.checksum?.toLowerCase() ?? null, status: "PENDING" as const, storageKey: key, pendingJob };
@@ -91,11 +111,11 @@ export class FileService {
     return { fileId: id, multipart: false, uploadUrl: direct ?? `${this.d.env.publicUrl}/api/files/upload/${id}?${signed.qs}`, expiresAt: signed.expiresAt.toISOString() };
   }
 
-  /** createJob/jobType/params, checked before any byte moves (unknown tool 404, bad params 400). */
-  private pendingJobOf(body: { createJob?: boolean; jobType?: string; params?: Record<string, unknown> }) {
+  /** createJob/jobType/params, checked before any byte moves (unknown tool 404, bad params 400, a file over the tool's limit 422). */
+  private pendingJobOf(body: { createJob?: boolean; jobType?: string; params?: Record<string, unknown> }, upload?: { name: string; size: number }) {
     if (!body.createJob) return null;
     if (!body.jobType) throw fail.validation("createJob needs a jobType (a tool slug such as pdf.compress)");
-    return { type: body.jobType, params: this.d.jobs.checkRequest(body.jobType, body.params) };
+    return { type: body.jobType, params: this.d.jobs.checkRequest(body.jobType, body.params, upload) };
   }
 
   /** The job asked for at upload time, created once the file is UPLOADED. */
@@ -232,14 +252,23 @@ export class FileService {
     await this.db.delete(file).where(eq(file.id, row.id));
   }
 
-  async list(userId: string, limit: number, cursor: string | undefined) {
+  /**
+   * A page of the caller's files, newest first; `q` keeps names containing it (case-insensitive,
+   * taken literally), `checksum` keeps UPLOADED files with those bytes (a declared, unchecked
+   * checksum of a pending upload never matches). Only the caller's own files are ever looked at.
+   */
+  async list(userId: string, limit: number, cursor: string | undefined, filter: FileFilter = {}) {
     const retention = await this.retention();
+    const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, "\\$&")}%` : null;
+    const checksum = filter.checksum?.toLowerCase() ?? null;
+    const rows = (n: number) =>
+      pattern === null && checksum === null ? this.pages({ userId }, n, cursor) : this.filteredPages({ userId, pattern, checksum }, n, cursor);
     const read = async () => {
-      const { page, nextCursor } = pageOf(await this.pages({ userId }, limit + 1, cursor), limit);
+      const { page, nextCursor } = pageOf(await rows(limit + 1), limit);
       return { items: page.map((r) => fileView(r, retention)), nextCursor };
     };
     // The views are kept, not the rows: making their dates is most of a cached page's cost.
-    const key = `files:${userId}:${limit}:${cursor ?? ""}:${retention.uploadHours}:${retention.outputHours}`;
+    const key = `files:${userId}:${limit}:${cursor ?? ""}:${retention.uploadHours}:${retention.outputHours}:${JSON.stringify([checksum, pattern])}`;
     return this.d.reads ? this.d.reads.read(key, ["file"], read) : read();
   }
 
