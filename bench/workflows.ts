@@ -1,7 +1,7 @@
 /**
  * The workflow engine (server/src/workflows/engine.ts): what a step transition costs and how many
  * the queue does, on PGlite (one ROLE=all process, TOOL_WORKERS=1) and on a throwaway PostgreSQL
- * (one ROLE=api process and 1 or 2 ROLE=worker processes, TOOL_WORKERS=1 each), the latter with
+ * (one ROLE=api process and 1, 2 or 4 ROLE=worker processes, TOOL_WORKERS=1 each), the latter with
  * JOB_POLL_MS at its default and at a lower value. Driven through the official client.
  *
  *   workflows  no-op chain: source.upload -> 8 x logic.merge -> sink.download (10 steps, no tool);
@@ -37,7 +37,8 @@
  *              the API process and one worker (poll = the first of BENCH_WF_POLLS)
  *   env        BENCH_WF_RUNS (200), BENCH_WF_CHAIN_RUNS (60), BENCH_WF_LATENCY_RUNS (24 chains, half
  *              as many 5-step runs), BENCH_WF_GROUP (4), BENCH_WF_POLLS (JOB_POLL_MS values for the
- *              PostgreSQL workers, default "500,50"; PGlite runs with the first), BENCH_WF_PGLITE=0 /
+ *              PostgreSQL workers, default "500,50"; PGlite runs with the first), BENCH_WF_WORKERS (worker
+ *              process counts on PostgreSQL, default "1,2,4"), BENCH_WF_PGLITE=0 /
  *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
  *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
@@ -70,12 +71,13 @@ const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Num
 if (POLLS.length === 0 || POLLS.some((p) => !Number.isInteger(p) || p < 1)) throw new Error("BENCH_WF_POLLS must be a comma-separated list of positive integers");
 const WITH_PGLITE = process.env.BENCH_WF_PGLITE !== "0";
 const WITH_POSTGRES = process.env.BENCH_WF_POSTGRES !== "0";
-const WORKER_COUNTS = [1, 2];
+const WORKER_COUNTS = (process.env.BENCH_WF_WORKERS ?? "1,2,4").split(",").map((s) => Number(s.trim()));
+if (WORKER_COUNTS.length === 0 || WORKER_COUNTS.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("BENCH_WF_WORKERS must be a comma-separated list of positive integers");
 const CHAIN_LEN = 10;
 const POST_CONCURRENCY = 16;
 const TOOL = "pdf.rotate";
 const PARAMS = { degrees: 90 };
-const TARGET = { p50: 10, p95: 50, stepsPerSec: 200, scaling: 1.8 };
+const TARGET = { p50: 10, p95: 50, stepsPerSec: 200, scaling: 1.8, cpuVsOne: 1.15 };
 
 const teardown = new Teardown("workflows", process.env.BENCH_DIR ?? tmpdir());
 const work = teardown.dir;
@@ -196,6 +198,8 @@ interface Cpu {
 
 interface Statement {
   calls: number;
+  /** Rows the statement answered over all its calls (a claim that found nothing answers none). */
+  rows: number;
   ms: number;
   query: string;
 }
@@ -239,10 +243,10 @@ async function lightPhase(e: Env, graphJson: string, name: string, count: number
 
 async function readStatements(): Promise<Statement[] | null> {
   if (!pg?.statements) return null;
-  const rows = await pg.sql<{ calls: string; total: number; query: string }[]>`
-    select calls, total_exec_time as total, query from pg_stat_statements
+  const rows = await pg.sql<{ calls: string; rows: string; total: number; query: string }[]>`
+    select calls, rows, total_exec_time as total, query from pg_stat_statements
     where query not ilike '%pg_stat_statements%' and query not ilike '%count(*) filter (where status in%' order by total_exec_time desc`;
-  return rows.map((r) => ({ calls: Number(r.calls), ms: Number(r.total), query: r.query.replace(/\s+/g, " ").trim() }));
+  return rows.map((r) => ({ calls: Number(r.calls), rows: Number(r.rows), ms: Number(r.total), query: r.query.replace(/\s+/g, " ").trim() }));
 }
 
 /**
@@ -448,7 +452,7 @@ async function prepare(client: VektorClient, email: string): Promise<string[]> {
   return files;
 }
 
-const sum = (xs: Statement[], k: "calls" | "ms") => xs.reduce((a, x) => a + x[k], 0);
+const sum = (xs: Statement[], k: "calls" | "rows" | "ms") => xs.reduce((a, x) => a + x[k], 0);
 
 const selfCpu = () => {
   const u = process.cpuUsage();
@@ -569,7 +573,7 @@ try {
   }
 
   if (WITH_POSTGRES) {
-    log("PostgreSQL: one ROLE=api process (no queue) + 1 or 2 ROLE=worker processes (TOOL_WORKERS=1, JOB_CONTROL_LANES default)");
+    log(`PostgreSQL: one ROLE=api process (no queue) + ${WORKER_COUNTS.join(" / ")} ROLE=worker processes (TOOL_WORKERS=1, JOB_CONTROL_LANES default)`);
     pg = await startPostgres();
     cluster = await startCluster({ dataDir: join(work, "pg-data"), databaseUrl: pg.url });
     const client = await cluster.admin();
@@ -694,6 +698,29 @@ try {
       return [s.label, sec(s.fiveLoad.postMs), sec(s.fiveLoad.end - s.fiveLoad.t0), fixed(rate(s.fiveLoad, FIVE_RUNS), 1), pp(fv.toolWait), pp(fv.toolRun), cpuPer(s.fiveLoad, FIVE_RUNS, "server"), pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "workers") : "-", pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "pg") : "-", cpuPer(s.fiveLoad, FIVE_RUNS, "bench"), stmts(s.fiveLoad, FIVE_RUNS, "calls", 0), stmts(s.fiveLoad, FIVE_RUNS, "ms", 1), `${fixed(100 * s.fiveLoad.others)}%`];
     }),
   );
+  const pgSetups = setups.filter((s) => s.db === "PostgreSQL");
+  if (pgSetups.length) {
+    console.log(
+      `\nCPU per 5-step run on PostgreSQL, ${FIVE_RUNS} runs at once, every process of the service: the API, the worker processes and PostgreSQL ` +
+        `(postmaster and its backends), user + system from /proc over the clock (the bench client's own polling apart). ` +
+        `Claims: the queue's claim statements per run (pg_stat_statements), and those that found no job\n`,
+    );
+    printTable(
+      ["setup", "API ms", "workers ms", "postgres ms", "total ms / run", "vs 1 worker", "claims / run", "empty claims / run", "bench client ms"],
+      pgSetups.map((s) => {
+        const c = s.fiveLoad.cpu;
+        const total = ((c.server + c.workers + c.pg) * 1000) / FIVE_RUNS;
+        const b = baseOf(s);
+        const one = b ? ((b.fiveLoad.cpu.server + b.fiveLoad.cpu.workers + b.fiveLoad.cpu.pg) * 1000) / FIVE_RUNS : NaN;
+        const x = total / one;
+        const claims = s.fiveLoad.statements?.filter((st) => /skip locked/i.test(st.query)) ?? null;
+        const calls = claims ? sum(claims, "calls") : NaN;
+        const empty = claims ? calls - sum(claims, "rows") : NaN;
+        return [s.label, cpuPer(s.fiveLoad, FIVE_RUNS, "server"), cpuPer(s.fiveLoad, FIVE_RUNS, "workers"), cpuPer(s.fiveLoad, FIVE_RUNS, "pg"), fixed(total, 1),
+          s.workers === 1 || !b ? "-" : `${fixed(x, 2)}x ${verdict(x <= TARGET.cpuVsOne)} (<= ${TARGET.cpuVsOne}x)`, f1(calls / FIVE_RUNS), f1(empty / FIVE_RUNS), cpuPer(s.fiveLoad, FIVE_RUNS, "bench")];
+      }),
+    );
+  }
   const top = setups.find((s) => s.chainLoad.statements?.length);
   if (top) {
     console.log(`\nmost expensive statements, ${top.label}, ${CHAIN_RUNS} no-op chains (per step = calls / ${steps}; idle lanes' claim polls included):\n`);
