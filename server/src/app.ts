@@ -29,7 +29,7 @@ export function createApp(s: Services) {
     .use(authRoutes(s))
     .use(accountModule(s))
     .use(tokensModule(s))
-    .use(toolsModule())
+    .use(toolsModule(s.env.toolMaxInputBytes))
     .use(toolRunsModule(s, s.jobs, s.idempotency, { waitMs: s.env.toolWaitMs }))
     .use(filesModule(s, s.files))
     .use(batchModule(s, { batches: s.batches, hub: s.batchEvents, zips: s.zips, heartbeatMs: s.env.sseHeartbeatMs }))

@@ -73,15 +73,15 @@ export async function buildServices(env: Env): Promise<Services> {
   const accountChanged = (userId: string) => changes.publish("user", userId);
   const auth = createAuth({ db: database.db, config, baseUrl: env.publicUrl, secret, adminEmails: env.adminEmails, accountChanged });
   const tokens = new TokenService(database.db, changes);
-  const batches = new BatchService(database.db, config);
+  const batches = new BatchService(database.db, config, env.toolMaxInputBytes);
   const store = createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined });
   // The jobs this process runs: the runner holds them, and a cancel made here stops them at once.
   const held = new HeldJobs();
   // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
-  const engine = new Engine(store, [queueNotifications(env.publicUrl)]);
+  const engine = new Engine(store, [queueNotifications(env.publicUrl)], env.toolMaxInputBytes);
   const workflows = new WorkflowService(database.db, config, engine, notifySecrets, reads, held);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
-  const jobs = new ToolRunService(database.db, config, held);
+  const jobs = new ToolRunService(database.db, config, held, env.toolMaxInputBytes);
   const signer = new UrlSigner(`${secret}:urls`);
   // Run event streams read again when a run or step changes in any process; the poll is the fallback.
   const runEvents = new RunEventHub(database.db, env.jobPollMs * RUN_EVENT_POLL_FACTOR, log);

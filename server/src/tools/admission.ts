@@ -1,19 +1,22 @@
 /**
  * Admission of tool jobs: the one check a tool job passes before it is queued, whoever asks (a
  * single run, a batch, a workflow's op step): the tool exists, its params fit its schema, the
- * input count fits the tool, and every input is the user's own UPLOADED file. It answers a
+ * input count fits the tool, every input is the user's own UPLOADED file, and no input is larger
+ * than the tool takes on this server (its manifest's maxInputBytes within TOOL_MAX_INPUT_MB),
+ * so an over-limit file is refused when the job is asked for, not once it runs. It answers a
  * refusal instead of throwing, so each endpoint keeps its own answer (an unknown tool is 404 on
  * POST /api/tools/{slug} and 400 in a batch body; a workflow step fails). The per-user limit is
  * applied where jobs are claimed (toolLaneLimits): a user may queue more than may run at once.
  */
-import { fail, type ServiceError } from "@vektor/shared/errors";
+import { fail, ServiceError } from "@vektor/shared/errors";
+import { inputLimit, sizeProblem } from "@vektor/shared/tools/limits";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
 import { getTool, validateParams } from "@vektor/wasm-tools";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { file } from "../db/schema";
 
-export type RefusalReason = "UNKNOWN_TOOL" | "BAD_PARAMS" | "INPUT_COUNT" | "INPUT_MISSING" | "INPUT_NOT_UPLOADED";
+export type RefusalReason = "UNKNOWN_TOOL" | "BAD_PARAMS" | "INPUT_COUNT" | "INPUT_MISSING" | "INPUT_NOT_UPLOADED" | "INPUT_TOO_LARGE";
 export interface Refusal {
   refused: RefusalReason;
   message: string;
@@ -46,12 +49,34 @@ export function admitCount(manifest: ToolManifest, count: number): Refusal | nul
   return { refused: "INPUT_COUNT", subject: manifest.slug, message: `${manifest.slug} takes ${min === max ? min : `${min} to ${max}`} input file(s); ${count} given` };
 }
 
-/** Every id is the user's own UPLOADED file; answers their sizes (in the order given). */
-export async function admitInputs(db: Db | Tx, userId: string, ids: string[]): Promise<{ sizes: number[] } | Refusal> {
-  const found = new Map<string, { status: string; size: number }>();
+/** An admitted input file. */
+export interface AdmittedFile {
+  id: string;
+  name: string;
+  size: number;
+}
+
+/** The size check of admitInputs: `tool` on a server whose tools read at most `serverMaxBytes` (TOOL_MAX_INPUT_MB). */
+export interface SizeLimit {
+  tool: Pick<ToolManifest, "slug" | "limits">;
+  serverMaxBytes: number;
+}
+
+/** A file too large for the tool on this server (see SizeLimit), or null. */
+export function admitSize(limit: SizeLimit, f: AdmittedFile): Refusal | null {
+  const problem = sizeProblem(limit.tool.slug, f, inputLimit(limit.tool, limit.serverMaxBytes), "on this server");
+  return problem ? { refused: "INPUT_TOO_LARGE", subject: f.id, message: problem } : null;
+}
+
+/**
+ * Every id is the user's own UPLOADED file (and, given `limit`, within the tool's input limit);
+ * answers them and their sizes (in the order given).
+ */
+export async function admitInputs(db: Db | Tx, userId: string, ids: string[], limit?: SizeLimit): Promise<{ sizes: number[]; files: AdmittedFile[] } | Refusal> {
+  const found = new Map<string, AdmittedFile & { status: string }>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await db
-      .select({ id: file.id, status: file.status, size: file.size })
+      .select({ id: file.id, status: file.status, size: file.size, name: file.filename })
       .from(file)
       .where(and(eq(file.userId, userId), inArray(file.id, ids.slice(i, i + CHUNK))));
     for (const r of rows) found.set(r.id, r);
@@ -60,11 +85,17 @@ export async function admitInputs(db: Db | Tx, userId: string, ids: string[]): P
   if (missing) return { refused: "INPUT_MISSING", subject: missing, message: `File ${missing} not found` };
   const pending = ids.find((id) => found.get(id)!.status !== "UPLOADED");
   if (pending) return { refused: "INPUT_NOT_UPLOADED", subject: pending, message: `File ${pending} is not UPLOADED (confirm it first)` };
-  return { sizes: ids.map((id) => found.get(id)!.size) };
+  const files = ids.map((id) => found.get(id)!);
+  const tooLarge = limit && files.map((f) => admitSize(limit, f)).find(Boolean);
+  if (tooLarge) return tooLarge;
+  return { sizes: files.map((f) => f.size), files };
 }
 
-/** Many tool jobs of one user (a workflow step's): each tool and count, then all their inputs in one look-up. */
-export async function admitMany(db: Db | Tx, userId: string, reqs: { type: string; params?: Record<string, unknown>; fileIds: string[] }[]): Promise<AdmittedTool[] | Refusal> {
+/**
+ * Many tool jobs of one user (a workflow step's): each tool and count, then all their inputs in
+ * one look-up, each within its tool's limit on a server whose tools read at most `serverMaxBytes`.
+ */
+export async function admitMany(db: Db | Tx, userId: string, reqs: { type: string; params?: Record<string, unknown>; fileIds: string[] }[], serverMaxBytes: number): Promise<AdmittedTool[] | Refusal> {
   const tools: AdmittedTool[] = [];
   for (const req of reqs) {
     const tool = admitTool(req.type, req.params);
@@ -73,8 +104,17 @@ export async function admitMany(db: Db | Tx, userId: string, reqs: { type: strin
     if (count) return count;
     tools.push(tool);
   }
-  const inputs = await admitInputs(db, userId, [...new Set(reqs.flatMap((r) => r.fileIds))]);
-  return isRefusal(inputs) ? inputs : tools;
+  const ids = [...new Set(reqs.flatMap((r) => r.fileIds))];
+  const inputs = await admitInputs(db, userId, ids);
+  if (isRefusal(inputs)) return inputs;
+  const byId = new Map(inputs.files.map((f) => [f.id, f]));
+  for (const [i, req] of reqs.entries()) {
+    for (const id of req.fileIds) {
+      const tooLarge = admitSize({ tool: tools[i].manifest, serverMaxBytes }, byId.get(id)!);
+      if (tooLarge) return tooLarge;
+    }
+  }
+  return tools;
 }
 
 export function isRefusal(x: object): x is Refusal {
@@ -96,6 +136,8 @@ export function refusalError(r: Refusal, unknownTool: "notFound" | "validation")
       return fail.notFound(`File ${r.subject}`);
     case "INPUT_NOT_UPLOADED":
       return fail.invalidState(r.message);
+    case "INPUT_TOO_LARGE":
+      return new ServiceError("LIMIT_EXCEEDED", r.message);
   }
 }
 

@@ -1,9 +1,10 @@
 /** The tool registry as the API shows it: one entry per tool (REST and MCP read the same one). */
+import { inputLimit } from "@vektor/shared/tools/limits";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
 import { listManifests } from "@vektor/wasm-tools";
 
-/** A tool with its params schema (GET /api/tools/lookup). */
-export function detailOf(m: ToolManifest) {
+/** A tool with its params schema and its input limit on a server whose tools read at most `serverMaxBytes` (GET /api/tools/lookup). */
+export function detailOf(m: ToolManifest, serverMaxBytes: number) {
   return {
     slug: m.slug,
     family: m.family,
@@ -12,6 +13,7 @@ export function detailOf(m: ToolManifest) {
     io: { accepts: [...m.io.accepts], produces: [...m.io.produces], minInputs: m.io.minInputs ?? 1, maxInputs: m.io.maxInputs ?? 1 },
     params: m.params,
     deterministic: m.deterministic,
+    maxInputBytes: inputLimit(m, serverMaxBytes),
   };
 }
 

@@ -6,6 +6,7 @@
  * could not be recorded are deleted, so nothing is orphaned.
  */
 import { candidateFormats } from "@vektor/shared/formats";
+import { sizeProblem } from "@vektor/shared/tools/limits";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { getTool } from "@vektor/wasm-tools";
 import { inArray } from "drizzle-orm";
@@ -94,12 +95,14 @@ export class ToolRun implements KindExecutor {
   private async loadInputs(row: JobRow): Promise<ToolInput[] | Failure> {
     const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
     const byId = new Map(rows.map((r) => [r.id, r]));
+    // Checked when the job was created; checked again here, as TOOL_MAX_INPUT_MB may be lower in this process.
     const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
     const inputs: ToolInput[] = [];
     for (const id of row.inputFileIds) {
       const f = byId.get(id);
       if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
-      if (f.size > limit) return { code: "INPUT_TOO_LARGE", message: `Input "${f.filename}" is ${f.size} bytes; server-side tools take at most ${limit} bytes` };
+      const tooLarge = sizeProblem(row.type, { name: f.filename, size: f.size }, limit, "on this server");
+      if (tooLarge) return { code: "INPUT_TOO_LARGE", message: tooLarge };
       const bytes = await new Response(await this.store.get(f.storageKey)).bytes();
       inputs.push({ name: f.filename, bytes, mime: f.mime });
     }

@@ -16,7 +16,7 @@ import { cancelQueued, requestStop } from "../queue/control";
 import { enqueue, enqueueAll } from "../queue/enqueue";
 import { credit } from "../credits/ledger";
 import type { ObjectStore } from "../storage/types";
-import { admitMany, isRefusal } from "../tools/admission";
+import { admitMany, isRefusal, type RefusalReason } from "../tools/admission";
 import { executeStep, runsInline, type StepOutcome } from "./execute";
 import type { ToolJobSpec } from "./nodes/types";
 
@@ -54,6 +54,8 @@ export class Engine {
   constructor(
     private readonly store: ObjectStore | null = null,
     private readonly terminalHooks: readonly TerminalHook[] = [],
+    /** TOOL_MAX_INPUT_MB: an op step's input larger than this (or than its tool's limit) fails the step before a job is queued. */
+    private readonly maxInputBytes = Infinity,
   ) {}
 
   /**
@@ -133,8 +135,8 @@ export class Engine {
       logs.push("No input this tool accepts: nothing to do");
       return { status: "succeeded", outputFileIds: [], finishedAt: now };
     }
-    const admitted = await admitMany(tx, run.userId, result.jobs.map((j) => ({ type: j.type, params: j.params, fileIds: j.inputFileIds })));
-    if (isRefusal(admitted)) return { status: "failed", errorCode: admitted.refused === "UNKNOWN_TOOL" || admitted.refused === "BAD_PARAMS" ? "VALIDATION_ERROR" : "INPUT_INVALID", errorMessage: admitted.message, finishedAt: now };
+    const admitted = await admitMany(tx, run.userId, result.jobs.map((j) => ({ type: j.type, params: j.params, fileIds: j.inputFileIds })), this.maxInputBytes);
+    if (isRefusal(admitted)) return { status: "failed", errorCode: stepErrorCode(admitted.refused), errorMessage: admitted.message, finishedAt: now };
     const jobs = result.jobs.map((j, i): ToolJobSpec => ({ ...j, params: admitted[i].params }));
     return { jobIds: await this.queueToolJobs(tx, run, step, jobs), charged: false };
   }
@@ -265,4 +267,10 @@ export class Engine {
 /** A step row as the shared scheduling rules read it. */
 function stepState(s: StepRow): StepState {
   return { nodeId: s.nodeId, type: s.type, parentNodeId: s.parentNodeId, status: s.status, outputs: s.outputFileIds };
+}
+
+/** The step's errorCode for a refused tool job: the job's own code where there is one (INPUT_TOO_LARGE). */
+function stepErrorCode(refused: RefusalReason): string {
+  if (refused === "UNKNOWN_TOOL" || refused === "BAD_PARAMS") return "VALIDATION_ERROR";
+  return refused === "INPUT_TOO_LARGE" ? "INPUT_TOO_LARGE" : "INPUT_INVALID";
 }

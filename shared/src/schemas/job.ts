@@ -60,6 +60,7 @@ export const ToolDetail = Type.Object({
   io: Type.Object({ accepts: Type.Array(Type.String()), produces: Type.Array(Type.String()), minInputs: Type.Integer(), maxInputs: Type.Integer() }),
   params: Type.Unknown({ description: "JSON schema of the params, with defaults and limits" }),
   deterministic: Type.Boolean(),
+  maxInputBytes: Type.Number({ description: "The largest input file this tool takes on this server (its own limit within TOOL_MAX_INPUT_MB); a larger one is refused with 422 LIMIT_EXCEEDED when the job is created" }),
 });
 
 export type JobOutput = Static<typeof JobOutput>;

@@ -38,6 +38,8 @@ export class BatchService {
   constructor(
     private readonly db: Db,
     private readonly config: ConfigService,
+    /** TOOL_MAX_INPUT_MB: no item's file larger than this (nor than the tool's own limit) is admitted. */
+    private readonly maxInputBytes = Infinity,
   ) {
     this.pages = preparedPages<typeof batch.$inferSelect>("batches_list", batch.createdAt, batch.id, (after) =>
       db
@@ -74,18 +76,18 @@ export class BatchService {
     // An unknown tool is a bad field of the body here (400), not a missing resource.
     const tool = orThrow(admitTool(type, params), "validation");
     if ((tool.manifest.io.minInputs ?? 1) !== 1) throw fail.validation(`${type} needs several inputs per run; a batch runs the tool once per file`);
-    return { engine: eng, params: tool.params };
+    return { engine: eng, params: tool.params, manifest: tool.manifest };
   }
 
   async create(caller: Caller, body: CreateBatch) {
     const s = await this.settings();
     if (!s.enabled) throw new ServiceError("FEATURE_DISABLED", "Batches are turned off");
-    const { engine, params } = this.checkTool(body.type, body.engine, body.params);
+    const { engine, params, manifest } = this.checkTool(body.type, body.engine, body.params);
     const ids = body.fileIds;
     if (ids.length === 0) throw fail.validation("fileIds must name at least one file");
     if (new Set(ids).size !== ids.length) throw fail.validation("fileIds must not repeat an id");
     if (ids.length > s.maxFiles[caller.plan]) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxFiles[caller.plan]} files; ${ids.length} given`);
-    const totalBytes = orThrow(await admitInputs(this.db, caller.id, ids), "validation").sizes.reduce((sum, n) => sum + n, 0);
+    const totalBytes = orThrow(await admitInputs(this.db, caller.id, ids, { tool: manifest, serverMaxBytes: this.maxInputBytes }), "validation").sizes.reduce((sum, n) => sum + n, 0);
     if (totalBytes > s.maxSizeMb[caller.plan] * MB) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxSizeMb[caller.plan]} MB in all`);
     const credits = s.baseCredits + s.perFileCredits * ids.length;
     const batchId = newId("b");

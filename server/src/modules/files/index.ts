@@ -57,10 +57,10 @@ export function filesModule(s: Pick<Services, "callers">, files: FileService) {
     .post("/presign-upload", async ({ caller, body }) => ok(await files.presignUpload(caller.id, body)), {
       ...docJson(PresignUploadBody, { summary: "Start an upload",
         description:
-          "At or below `upload.multipart_threshold_mb` the answer has an absolute signed `uploadUrl` (15 minutes, no cookie needed) to PUT the bytes to; above it the answer is a multipart upload (`uploadId`, `partSize`, `partCount`): get each part's URL from /api/files/multipart/part, PUT it, then /api/files/multipart/complete. Then POST /api/files/confirm. Larger than `upload.max_size_mb` -> 413.",
+          "At or below `upload.multipart_threshold_mb` the answer has an absolute signed `uploadUrl` (15 minutes, no cookie needed) to PUT the bytes to; above it the answer is a multipart upload (`uploadId`, `partSize`, `partCount`): get each part's URL from /api/files/multipart/part, PUT it, then /api/files/multipart/complete. Then POST /api/files/confirm. Larger than `upload.max_size_mb` -> 413. With `createJob`, a `size` over the tool's input limit (GET /api/tools/lookup `maxInputBytes`) -> 422 LIMIT_EXCEEDED before any byte moves.",
         tags: ["Files"],
         auth: "api",
-        errors: ["PAYLOAD_TOO_LARGE"],
+        errors: ["PAYLOAD_TOO_LARGE", "LIMIT_EXCEEDED"],
         data: PresignUploadResult,
       }),
     })
@@ -118,7 +118,7 @@ export function filesModule(s: Pick<Services, "callers">, files: FileService) {
           "The server resolves the host itself and refuses private, loopback, link-local, CGNAT, multicast and cloud-metadata addresses (IPv4, IPv6 and mapped forms), re-checks every redirect (at most 5), stops at `import.max_size_mb` (413) and times out. Hosts in `net.allow_hosts` are exempt. The bytes pass the same signature check as an upload; the file is UPLOADED when it does.",
         tags: ["Files"],
         auth: "api",
-        errors: ["IMPORT_BLOCKED", "PAYLOAD_TOO_LARGE", "FILE_SIGNATURE_MISMATCH", "STORAGE_FULL"],
+        errors: ["IMPORT_BLOCKED", "PAYLOAD_TOO_LARGE", "FILE_SIGNATURE_MISMATCH", "STORAGE_FULL", "LIMIT_EXCEEDED"],
         data: FileRecord,
       }),
     })

@@ -41,7 +41,7 @@ export function toolRunsModule(s: Pick<Services, "callers">, jobs: ToolRunServic
             "Creates a job and waits up to 60 s: the finished job (status succeeded or failed, with `outputs` and `errorCode`) answers 200; a longer one answers 202 with the running job, to be polled at GET /api/jobs/{jobId}. With `Idempotency-Key`, the same key, user and body within 24 h return the same job without running again; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED. Params are checked against the tool's schema before any work (400).",
           tags: ["Tools"],
           auth: "api",
-          errors: ["NOT_FOUND", "INVALID_STATE", "IDEMPOTENCY_KEY_REUSED", "FEATURE_DISABLED"],
+          errors: ["NOT_FOUND", "INVALID_STATE", "IDEMPOTENCY_KEY_REUSED", "FEATURE_DISABLED", "LIMIT_EXCEEDED"],
           data: Job,
         }),
       },
@@ -49,7 +49,7 @@ export function toolRunsModule(s: Pick<Services, "callers">, jobs: ToolRunServic
     .post(
       "/api/files",
       async ({ caller, body }) => ok(await jobs.create(caller.id, body)),
-      docJson(CreateJobBody, { summary: "Create a job (queued; poll GET /api/jobs/{jobId})", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "FEATURE_DISABLED"], data: Job }),
+      docJson(CreateJobBody, { summary: "Create a job (queued; poll GET /api/jobs/{jobId})", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND", "INVALID_STATE", "FEATURE_DISABLED", "LIMIT_EXCEEDED"], data: Job }),
     )
     .get("/api/jobs", async ({ caller, query }) => ok(await jobs.list(caller.id, parseLimit(query.limit, 50, 200), query.cursor)), {
       query: ListQuery,

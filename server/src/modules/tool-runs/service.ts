@@ -14,7 +14,7 @@ import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
 import { enqueueAll, type ToolOrigin } from "../../queue/enqueue";
 import type { JobRow } from "../../queue/kinds";
-import { admitCount, admitInputs, admitTool, orThrow, refusalError } from "../../tools/admission";
+import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type SizeLimit } from "../../tools/admission";
 import type { ConfigService } from "../../config/service";
 import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
@@ -35,6 +35,8 @@ export class ToolRunService {
     private readonly config: ConfigService,
     /** After a cancel reached running jobs, this process stops its own at once (others at their next lease renewal). */
     private readonly held?: Pick<HeldJobs, "stop">,
+    /** TOOL_MAX_INPUT_MB: no input larger than this (nor than its tool's own limit) is admitted. */
+    private readonly maxInputBytes = Infinity,
   ) {
     this.pages = preparedPages<JobRow>("jobs_list", job.createdAt, job.id, (after) =>
       db
@@ -46,9 +48,16 @@ export class ToolRunService {
     );
   }
 
-  /** The tool and params check, without touching files (also used before an upload starts). */
-  checkRequest(type: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
-    return orThrow(admitTool(type, params), "notFound").params;
+  /** The tool and params check, and the declared file's size where known, before an upload starts. */
+  checkRequest(type: string, params: Record<string, unknown> | undefined, upload?: { name: string; size: number }): Record<string, unknown> {
+    const tool = orThrow(admitTool(type, params), "notFound");
+    const tooLarge = upload && admitSize(this.sizeLimit(tool.manifest), { id: "", ...upload });
+    if (tooLarge) throw refusalError(tooLarge, "notFound");
+    return tool.params;
+  }
+
+  private sizeLimit(tool: SizeLimit["tool"]): SizeLimit {
+    return { tool, serverMaxBytes: this.maxInputBytes };
   }
 
   async create(userId: string, req: JobRequest, origin: ToolOrigin = "api"): Promise<JobView> {
@@ -59,7 +68,7 @@ export class ToolRunService {
     const count = admitCount(manifest, ids.length);
     if (count) throw refusalError(count, "notFound");
     if (ids.length === 0 || ids.length > MAX_INPUTS) throw fail.validation(`fileIds must hold 1 to ${MAX_INPUTS} ids`);
-    orThrow(await admitInputs(this.db, userId, ids), "notFound");
+    orThrow(await admitInputs(this.db, userId, ids, this.sizeLimit(manifest)), "notFound");
     const [row] = await enqueueAll(this.db, [{ kind: "tool.run", userId, tool: { slug: req.type, params, inputFileIds: ids }, origin }]);
     return jobView(row, []);
   }

@@ -8,7 +8,8 @@ import { ok } from "../../http/envelope";
 import { parseSlugs } from "../../http/query";
 import { detailOf, toolIndex } from "../../tools/catalog";
 
-export function toolsModule() {
+/** `maxInputBytes`: TOOL_MAX_INPUT_MB, within which each tool's own limit is shown. */
+export function toolsModule(maxInputBytes: number) {
   const { doc } = routeDocs();
   return new Elysia()
     .get(
@@ -20,7 +21,7 @@ export function toolsModule() {
       "/api/tools/lookup",
       ({ query }) => {
         const wanted = parseSlugs(query.slugs);
-        return ok(listManifests().filter((m) => !wanted || wanted.includes(m.slug)).map(detailOf));
+        return ok(listManifests().filter((m) => !wanted || wanted.includes(m.slug)).map((m) => detailOf(m, maxInputBytes)));
       },
       {
         query: Type.Object({ slugs: Type.Optional(Type.String({ maxLength: 2000, description: "Comma-separated tool slugs (`<family>.<operation>`, e.g. pdf.compress,bim.ifc-to-glb), as many as fit in 2000 characters; unknown slugs are left out; absent: every tool; a malformed value is 400 VALIDATION_ERROR" })) }),
