@@ -16,7 +16,8 @@ import { Cache } from "../lib/cache";
 import { auditLog, setting } from "../db/schema";
 import { newId } from "../lib/ids";
 import { seal, unseal } from "../lib/secret-box";
-import { CONFIG_GROUPS, CONFIG_KEYS, configKey, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "./keys";
+import { settingLabel, settingProblem, settingRange } from "@vektor/shared/settings";
+import { CONFIG_GROUPS, CONFIG_KEYS, configKey, settingInfo, type ConfigGroup, type ConfigKeyName, type ConfigValues, type Exposure } from "./keys";
 
 const CACHE_MS = 1000;
 
@@ -81,8 +82,8 @@ export class ConfigService {
       const def = configKey(key);
       if (!def || def.group !== group) throw fail.validation(`Unknown key "${key}" in group ${group}`);
       if (!Value.Check(def.schema, value)) {
-        const first = [...Value.Errors(def.schema, value)][0];
-        throw fail.validation(`${key}: ${first?.message ?? "invalid value"}`);
+        const info = settingInfo(key, def);
+        throw fail.validation(settingProblem(info, value) ?? `${settingLabel(info)} must be ${settingRange(info)}.`);
       }
     }
     const before = await this.all();

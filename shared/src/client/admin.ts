@@ -1,5 +1,5 @@
 /** Public configuration, system endpoints and the admin area (contract section 3). */
-import type { AdminConfig, AdminCreditsBody, AdminCreditsResult, ConfigMap, RetentionResult } from "../schemas/config";
+import type { AdminConfig, AdminCreditsBody, AdminCreditsResult, ConfigMap, RetentionResult, SettingInfo } from "../schemas/config";
 import type { PasswordSet } from "../schemas/account";
 import type { Health, PublicStatus } from "../schemas/system";
 import type { DispatchResult } from "../schemas/trigger";
@@ -28,6 +28,8 @@ export function adminApi(t: Transport) {
     /** A user's new password where no reset e-mail can be sent; the user's sessions end. */
     setUserPassword: (userId: string, newPassword: string) => t.call<PasswordSet>("POST", `/api/admin/users/${enc(userId)}/password`, { newPassword }),
     config: () => t.call<AdminConfig>("GET", "/api/admin/config"),
+    /** What each key means: description, unit, kind and range (for a form that explains them). */
+    configKeys: () => t.call<SettingInfo[]>("GET", "/api/admin/config/keys"),
     /** Partial `{ key: value }` of one group; answers the group's effective values. */
     setConfig: (group: ConfigGroup | (string & {}), patch: Record<string, unknown>) => t.call<ConfigMap>("PUT", `/api/admin/config/${enc(group)}`, patch),
     grantCredits: (b: AdminCreditsBody) => t.call<AdminCreditsResult>("POST", "/api/admin/credits", b),

@@ -1,5 +1,6 @@
 /** Batches (spec "Batch", contract section 6): estimate, create, follow, retry, cancel, ZIP, presets. */
 import type {
+  Batch,
   BatchCancelled,
   BatchCreated,
   BatchDetail,
@@ -30,6 +31,8 @@ export function batchesApi(t: Transport) {
     create: (b: CreateBatchBody) => t.call<BatchCreated>("POST", "/api/batch", b),
     list: (q: PageQuery = {}) => t.call<BatchPage>("GET", `/api/batch${qs({ ...q })}`),
     get: (id: string) => t.call<BatchDetail>("GET", `/api/batch/${enc(id)}`),
+    /** A new name (trimmed by the server); answers the batch as the list shows it. */
+    rename: (id: string, name: string) => t.call<Batch>("PATCH", `/api/batch/${enc(id)}`, { name }),
     /** The items (files) of a batch with their status, errorCode and outputs. */
     items: async (id: string) => (await t.call<BatchDetail>("GET", `/api/batch/${enc(id)}`)).files,
     cancel: (id: string) => t.call<BatchCancelled>("POST", `/api/batch/${enc(id)}/cancel`, {}),

@@ -5,6 +5,12 @@ import { BatchItemStatus, BatchStatus } from "./vocab";
 
 export { BatchStatus } from "./vocab";
 
+/** A batch's name as a person gives it: trimmed by the server, then 1 to 200 characters with no control characters. */
+export const BatchName = Type.String({ minLength: 1, maxLength: 200, description: "shown in the list; surrounding spaces are trimmed, blank or control characters refused (400)" });
+
+export const RenameBatchBody = Type.Object({ name: BatchName }, { additionalProperties: false });
+export type RenameBatchBody = Static<typeof RenameBatchBody>;
+
 export const Batch = Type.Object({
   batchId: Type.String(),
   id: Type.String(),
@@ -33,6 +39,9 @@ export const BatchItem = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   outFileId: Type.Union([Type.String(), Type.Null()]),
   outFileIds: Type.Array(Type.String()),
+  outputs: Type.Array(Type.Object({ fileId: Type.String(), filename: Type.String(), size: Type.Integer() }), {
+    description: "the item's output files that are still stored (retention may have removed some), in outFileIds order",
+  }),
   attempts: Type.Integer(),
 });
 
@@ -41,7 +50,7 @@ export const CreateBatchBody = Type.Object(
     type: Type.String({ minLength: 1, maxLength: 100, description: "tool slug" }),
     fileIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 10_000 }),
     params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(BatchName),
     engine: Type.Optional(Type.String({ maxLength: 50, description: "server (the only engine that runs on the server)" })),
   },
   { additionalProperties: false },

@@ -33,3 +33,21 @@ export type AdminCreditsResult = Static<typeof AdminCreditsResult>;
 
 export const RetentionResult = Type.Object({ deletedFiles: Type.Integer(), freedBytes: Type.Integer(), uploadCutoff: Type.String(), outputCutoff: Type.String() });
 export type RetentionResult = Static<typeof RetentionResult>;
+
+const orNull = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One admin setting as the admin screen shows it: what it means, its unit and its range. */
+export const SettingInfo = Type.Object({
+  key: Type.String(),
+  group: Type.String(),
+  description: Type.String({ description: "what the setting does, in words" }),
+  unit: orNull(Type.String({ description: "what a number counts: files, MB, credits, hours, ..." })),
+  kind: Type.Union([Type.Literal("switch"), Type.Literal("number"), Type.Literal("text"), Type.Literal("list")], { description: "switch: true or false; number: a whole number; text: a string; list: an array of strings" }),
+  minimum: orNull(Type.Integer()),
+  maximum: orNull(Type.Integer()),
+  maxLength: orNull(Type.Integer({ description: "of a text, or of each entry of a list" })),
+  maxItems: orNull(Type.Integer({ description: "of a list" })),
+  default: Type.Unknown(),
+  secret: Type.Boolean({ description: "stored sealed; never shown on the public endpoints" }),
+});
+export type SettingInfo = Static<typeof SettingInfo>;

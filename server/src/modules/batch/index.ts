@@ -1,5 +1,5 @@
 /** Batch routes (spec "Batch"): settings, estimate, create, list, detail, cancel, retry, events, zip, presets. */
-import { BatchCancelled, BatchCreated, BatchDetail, BatchPage, BatchRetried, BatchSettings, CreateBatchBody, Estimate, EstimateBody, Preset, PresetBody } from "@vektor/shared/schemas/batch";
+import { Batch, BatchCancelled, BatchCreated, BatchDetail, BatchPage, BatchRetried, BatchSettings, CreateBatchBody, Estimate, EstimateBody, Preset, PresetBody, RenameBatchBody } from "@vektor/shared/schemas/batch";
 import { ListQuery } from "@vektor/shared/schemas/file";
 import { isTerminalBatch } from "@vektor/shared/schemas/vocab";
 import { Type } from "@sinclair/typebox";
@@ -58,7 +58,7 @@ export function batchModule(s: Pick<Services, "callers" | "store">, d: BatchDeps
       ...docJson(CreateBatchBody, {
         summary: "Create a batch: one tool over many files",
         description:
-          "Every file must be the caller's and UPLOADED. Count and total size are bounded by batch.max_files_<plan> / batch.max_size_mb_<plan> (422 LIMIT_EXCEEDED). The charge base + per_file x N is taken atomically with the creation (402 INSUFFICIENT_CREDITS and nothing created when short). batch.enabled off: 403 FEATURE_DISABLED. engine: server (default).",
+          "name (optional, default `<type> x <N>`) is trimmed; blank, over 200 characters or holding control characters: 400 VALIDATION_ERROR. Every file must be the caller's and UPLOADED. Count and total size are bounded by batch.max_files_<plan> / batch.max_size_mb_<plan> (422 LIMIT_EXCEEDED). The charge base + per_file x N is taken atomically with the creation (402 INSUFFICIENT_CREDITS and nothing created when short). batch.enabled off: 403 FEATURE_DISABLED. engine: server (default).",
         tags,
         auth: "api",
         errors: ["NOT_FOUND", "INVALID_STATE", "INSUFFICIENT_CREDITS", "LIMIT_EXCEEDED", "FEATURE_DISABLED"],
@@ -75,7 +75,25 @@ export function batchModule(s: Pick<Services, "callers" | "store">, d: BatchDeps
     })
     .get("/:id", async ({ caller, params }) => ok(await d.batches.detail(caller.id, params.id)), {
       params: IdParam,
-      ...doc({ summary: "A batch and its items", tags, auth: "api", errors: ["NOT_FOUND"], data: BatchDetail }),
+      ...doc({
+        summary: "A batch and its items",
+        description: "Each item names its input file, its status and error, and its outputs: `outFileIds`, and `outputs` with the name and size of each output still stored (download one with GET /api/files/download/{fileId}).",
+        tags,
+        auth: "api",
+        errors: ["NOT_FOUND"],
+        data: BatchDetail,
+      }),
+    })
+    .patch("/:id", async ({ caller, params, body }) => ok(await d.batches.rename(caller.id, params.id, body.name)), {
+      params: IdParam,
+      ...docJson(RenameBatchBody, {
+        summary: "Rename a batch",
+        description: "Any time, while it runs or after it ended; nothing else changes (the ZIP is named after the new name). The name is trimmed; blank, over 200 characters or holding control characters (line breaks, tabs): 400 VALIDATION_ERROR. Answers the batch as the list shows it.",
+        tags,
+        auth: "api",
+        errors: ["NOT_FOUND"],
+        data: Batch,
+      }),
     })
     .post("/:id/cancel", async ({ caller, params }) => ok(await d.batches.cancel(caller.id, params.id)), {
       params: IdParam,

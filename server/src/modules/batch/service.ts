@@ -32,6 +32,18 @@ export interface CreateBatch {
   engine?: string;
 }
 
+/** Control characters (C0, DEL, C1): a name is shown in lists, headers and ZIP names, where they do harm. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A batch name as given, trimmed; blank, over 200 characters or holding control characters is a 400. */
+export function batchName(given: string): string {
+  const name = given.trim();
+  if (name === "") throw fail.validation("The batch name must not be blank");
+  if (name.length > 200) throw fail.validation("The batch name must be at most 200 characters");
+  if (CONTROL.test(name)) throw fail.validation("The batch name must not hold control characters such as line breaks or tabs");
+  return name;
+}
+
 export class BatchService {
   private readonly pages;
 
@@ -89,11 +101,12 @@ export class BatchService {
     if (ids.length > s.maxFiles[caller.plan]) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxFiles[caller.plan]} files; ${ids.length} given`);
     const totalBytes = orThrow(await admitInputs(this.db, caller.id, ids, { tool: manifest, serverMaxBytes: this.maxInputBytes }), "validation").sizes.reduce((sum, n) => sum + n, 0);
     if (totalBytes > s.maxSizeMb[caller.plan] * MB) throw new ServiceError("LIMIT_EXCEEDED", `A ${caller.plan} batch takes at most ${s.maxSizeMb[caller.plan]} MB in all`);
+    const name = body.name === undefined ? `${body.type} x ${ids.length}` : batchName(body.name);
     const credits = s.baseCredits + s.perFileCredits * ids.length;
     const batchId = newId("b");
     await this.db.transaction(async (tx) => {
       await debit(tx, caller.id, credits, "batch", batchId);
-      await tx.insert(batch).values({ id: batchId, userId: caller.id, name: body.name ?? `${body.type} x ${ids.length}`, type: body.type, engine, params, credits, perFileCredits: s.perFileCredits, total: ids.length });
+      await tx.insert(batch).values({ id: batchId, userId: caller.id, name, type: body.type, engine, params, credits, perFileCredits: s.perFileCredits, total: ids.length });
       for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
         const items = ids.slice(i, i + INSERT_CHUNK).map((fileId, k) => ({ kind: "tool.run" as const, userId: caller.id, tool: { slug: body.type, params, inputFileIds: [fileId] }, origin: "batch" as const, batchId, position: i + k }));
         await enqueueAll(tx, items);
@@ -143,6 +156,13 @@ export class BatchService {
     };
   }
 
+  /** Gives the batch another name (any time, running or ended); answers the batch as the list shows it. */
+  async rename(userId: string, batchId: string, name: string) {
+    const row = await this.owned(userId, batchId);
+    const [renamed] = await this.db.update(batch).set({ name: batchName(name) }).where(eq(batch.id, row.id)).returning();
+    return this.view(renamed, (await this.counts([row.id])).get(row.id));
+  }
+
   async detail(userId: string, batchId: string) {
     const row = await this.owned(userId, batchId);
     const items = await this.db
@@ -153,6 +173,7 @@ export class BatchService {
       .orderBy(asc(job.position));
     // Counted from the same rows the items come from: a second query could see a later state.
     const counts = countStatuses(items.map((i) => i.job.status));
+    const outputs = await this.outputFiles(items.flatMap((i) => i.job.outputFileIds));
     return {
       batch: this.view(row, counts),
       files: items.map(({ job: j, filename }) => ({
@@ -164,9 +185,20 @@ export class BatchService {
         error: j.errorMessage,
         outFileId: j.outputFileIds[0] ?? null,
         outFileIds: j.outputFileIds,
+        outputs: j.outputFileIds.flatMap((id) => outputs.get(id) ?? []),
         attempts: j.attempts,
       })),
     };
+  }
+
+  /** Name and size of the output files still stored, by id (retention may have removed some). */
+  private async outputFiles(ids: string[]) {
+    const out = new Map<string, { fileId: string; filename: string; size: number }>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await this.db.select({ fileId: file.id, filename: file.filename, size: file.size }).from(file).where(inArray(file.id, ids.slice(i, i + INSERT_CHUNK)));
+      for (const r of rows) out.set(r.fileId, r);
+    }
+    return out;
   }
 
   async list(userId: string, limit: number, cursor: string | undefined) {

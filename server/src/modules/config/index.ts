@@ -1,5 +1,5 @@
 /** Public configuration (whitelisted keys) and the admin configuration endpoints. */
-import { AdminConfig, ConfigMap, KeysQuery } from "@vektor/shared/schemas/config";
+import { AdminConfig, ConfigMap, KeysQuery, SettingInfo } from "@vektor/shared/schemas/config";
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { jsonBody } from "../../http/core";
@@ -7,7 +7,7 @@ import { authMacro, routeDocs } from "../../http/docs";
 import { ok } from "../../http/envelope";
 import { parseKeys } from "../../http/query";
 import type { Services } from "../../services";
-import { CONFIG_GROUPS } from "../../config/keys";
+import { CONFIG_GROUPS, settingInfos } from "../../config/keys";
 
 const PUBLIC_VIEWS = {
   public: "Whitelisted site configuration (sign-up grant, retention)",
@@ -35,6 +35,15 @@ export function configModule(s: Pick<Services, "callers" | "config">) {
       },
       doc({ summary: "Every configuration key by group (secrets included)", tags: ["Admin"], auth: "admin", data: AdminConfig }),
     )
+    .get("/api/admin/config/keys", () => ok(settingInfos()), {
+      ...doc({
+        summary: "What each configuration key means: description, unit, kind and range",
+        description: "One entry per key, in the order the admin screen shows them: its group, a description in words, the unit a number counts (files, MB, credits, hours, ...), its kind (switch, number, text, list), its range (minimum and maximum, or maxLength and maxItems) and its default. A value outside the range is refused by PUT /api/admin/config/{group} with a 400 VALIDATION_ERROR whose message is one sentence naming the setting and the range.",
+        tags: ["Admin"],
+        auth: "admin",
+        data: Type.Array(SettingInfo),
+      }),
+    })
     .put(
       "/api/admin/config/:group",
       async ({ caller, params, body }) => {
