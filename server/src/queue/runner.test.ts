@@ -8,6 +8,7 @@ import { job } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { ControlHandler, ControlOutcome, Failure } from "./registry";
 import { enqueue } from "./enqueue";
+import { isLane } from "./kinds";
 import { claimStatement, QUEUED } from "./runner";
 import {
   capturedLog,
@@ -281,6 +282,35 @@ describe("wake-ups", () => {
       // Far under the 60 s poll on any machine: only the notification can have woken them.
       for (const id of ids) await waitForStatus(q.db, id!, "succeeded", 20_000);
       expect(ran.sort()).toEqual(["a", "b", "c"]);
+    } finally {
+      await unlisten();
+    }
+  });
+
+  test("a wake-up goes to its kind of lane only, and one claim takes what one statement queued: the other lanes do not claim", async () => {
+    const ran: string[] = [];
+    const step: ControlHandler<"workflow.step"> = { kind: "workflow.step", retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 }, run: async (j) => void ran.push(j.data.runId) };
+    const delivered: string[] = [];
+    const hook: ControlHandler<"notify.webhook"> = { kind: "notify.webhook", retry: { attempts: 1, baseDelayMs: 10, maxDelayMs: 10 }, run: async (j) => void delivered.push(j.data.deliveryId) };
+    // Under a minute-long poll only wake-ups make a lane claim; four control lanes, three jobs: one claim is enough.
+    const runner = makeRunner(q, handlerSet(step, hook), { pollMs: 60_000, controlLanes: 4, outboundLanes: 2 });
+    // As boot.ts listens: every notification is handed to the runner with the lane it names.
+    const unlisten = await q.listen("vektor_jobs", (lane) => runner.poke(isLane(lane) ? lane : undefined));
+    try {
+      runner.start();
+      // Each kind looks once at start, finds nothing and goes to sleep.
+      await waitFor("the first claims", async () => runner.claims.control >= 1 && runner.claims.outbound >= 1);
+      await Bun.sleep(300);
+      const before = { ...runner.claims };
+      const ids = await q.db.transaction(async (tx) => Promise.all(["a", "b", "c"].map((r) => enqueue(tx, stepJob(r)))));
+      for (const id of ids) await waitForStatus(q.db, id!, "succeeded", 20_000);
+      await Bun.sleep(300); // room for any claim the lanes' ends would set off
+      expect(ran.sort()).toEqual(["a", "b", "c"]);
+      expect(runner.claims).toEqual({ ...before, control: before.control + 1 });
+      const delivery = (await enqueue(q.db, { kind: "notify.webhook", data: { deliveryId: "d" } }))!;
+      await waitForStatus(q.db, delivery, "succeeded", 20_000);
+      await Bun.sleep(300);
+      expect(runner.claims).toEqual({ ...before, control: before.control + 1, outbound: before.outbound + 1 });
     } finally {
       await unlisten();
     }

@@ -36,18 +36,45 @@ export type LaneLimits = () => Promise<{ perUser: number; global: number }>;
 /** What a claim looks at: first jobs whose process died (lease ran out), then due queued ones. */
 const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
 export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
+/** How often each kind of lane looks for jobs whose process died (a lease lasts far longer). */
 const EXPIRED_CHECK_MS = 1000;
+/** An idle kind of lane polls after pollMs, then twice as long after each poll that found nothing, up to this many pollMs. */
+const IDLE_BACKOFF_STEPS = 8;
+
+/**
+ * The lanes of one kind in this process: how many there are and run a job, and the state of the
+ * one loop that claims for all of them (dispatch). `wanted` says claimable work may be there:
+ * set by a wake-up, a claim that took all it asked for, and a poll; cleared by a claim that came
+ * back short.
+ */
+interface LaneSet {
+  lane: Lane;
+  size: number;
+  busy: number;
+  wanted: boolean;
+  /** Wake-ups so far, so the loop can tell one arrived while it was claiming. */
+  pokes: number;
+  /** Ends the loop's wait (a wake-up, a lane freed, stop). */
+  wake: (() => void) | null;
+  /** The current idle wait: pollMs after work was found or a wake-up, doubled by each empty poll. */
+  idleMs: number;
+  /** When the loop polls next while it waits for work. */
+  pollAt: number;
+  /** The claim under way is a poll (its timer ran out), not a wake-up's. */
+  polled: boolean;
+  /** When the lanes last looked for jobs whose lease ran out. */
+  expiredCheckedAt: number;
+}
 
 export class JobRunner {
   private stopped = false;
-  /** The idle lanes of each kind, each with what ends its wait. */
-  private readonly wakers: Record<Lane, Set<() => void>> = { tool: new Set(), control: new Set(), outbound: new Set() };
-  /** Counts wake-ups per lane kind, so a lane can tell one arrived while it was claiming. */
-  private readonly pokes: Record<Lane, number> = { tool: 0, control: 0, outbound: 0 };
-  private lanes: Promise<void>[] = [];
+  private readonly sets: Record<Lane, LaneSet>;
+  private loops: Promise<void>[] = [];
+  /** The jobs this process is running, each until its outcome is recorded. */
+  private readonly running = new Set<Promise<void>>();
   private renewer: ReturnType<typeof setInterval> | null = null;
-  /** When each lane last looked for jobs whose lease ran out. */
-  private readonly expiredCheckedAt = new Map<Lane, number>();
+  /** Claims made per kind of lane, each one statement or two (tests count them: a wake-up for one kind must not make the others claim). */
+  readonly claims: Record<Lane, number> = { tool: 0, control: 0, outbound: 0 };
 
   constructor(
     private readonly db: Db,
@@ -60,12 +87,14 @@ export class JobRunner {
     private readonly limits: LaneLimits = async () => ({ perUser: 0, global: 0 }),
     /** Jobs this process is running (shared with the services that cancel them). */
     private readonly held: HeldJobs = new HeldJobs(),
-  ) {}
+  ) {
+    const size: Record<Lane, number> = { tool: opts.toolLanes ?? 0, control: opts.controlLanes, outbound: opts.outboundLanes ?? 2 };
+    const set = (lane: Lane): LaneSet => ({ lane, size: size[lane], busy: 0, wanted: true, pokes: 0, wake: null, idleMs: opts.pollMs, pollAt: 0, polled: false, expiredCheckedAt: 0 });
+    this.sets = { tool: set("tool"), control: set("control"), outbound: set("outbound") };
+  }
 
   start(): void {
-    for (let i = 0; i < (this.opts.toolLanes ?? 0); i++) this.lanes.push(this.lane("tool"));
-    for (let i = 0; i < this.opts.controlLanes; i++) this.lanes.push(this.lane("control"));
-    for (let i = 0; i < (this.opts.outboundLanes ?? 2); i++) this.lanes.push(this.lane("outbound"));
+    for (const l of LANE_KINDS) if (this.sets[l].size > 0) this.loops.push(this.dispatch(this.sets[l]));
     this.renewer = setInterval(() => void this.renew(), Math.max(250, Math.floor(this.opts.leaseMs / 3)));
   }
 
@@ -93,21 +122,17 @@ export class JobRunner {
   }
 
   /**
-   * A job of `lane` became claimable (every lane when not said): one idle lane of that kind looks
-   * at once instead of at its next poll. Waking one, not all, spares the others a claim that
-   * finds nothing; a lane that claims a job wakes the next idle one (wakeNext), so a statement
-   * that queued many jobs still has them taken up at once.
+   * A job of `lane` became claimable (every kind when not said): that kind's loop claims at once,
+   * for as many of its lanes as are free, in one statement, instead of at its next poll. Other
+   * kinds do not stir, and a kind whose lanes are all busy only notes it, claiming when one frees.
    */
   poke(lane?: Lane): void {
     for (const l of lane ? [lane] : LANE_KINDS) {
-      this.pokes[l]++;
-      this.wakeNext(l);
+      const set = this.sets[l];
+      set.pokes++;
+      set.wanted = true;
+      set.wake?.();
     }
-  }
-
-  private wakeNext(lane: Lane): void {
-    const [first] = this.wakers[lane];
-    first?.();
   }
 
   /**
@@ -118,76 +143,135 @@ export class JobRunner {
    */
   async stop(graceMs = Infinity): Promise<void> {
     this.stopped = true;
-    for (const l of LANE_KINDS) for (const wake of [...this.wakers[l]]) wake();
-    const lanes = Promise.all(this.lanes);
-    if (!(await settlesWithin(lanes, graceMs))) {
+    for (const l of LANE_KINDS) this.sets[l].wake?.();
+    await Promise.all(this.loops);
+    const jobs = Promise.all(this.running);
+    if (!(await settlesWithin(jobs, graceMs))) {
       this.log.info({ jobs: this.held.ids() }, "handing running jobs back to the queue");
       this.held.handBackAll();
-      await lanes;
+      await jobs;
     }
     if (this.renewer) clearInterval(this.renewer);
   }
 
-  private async lane(lane: Lane): Promise<void> {
+  /**
+   * The one loop that claims for the lanes of a kind: while some are free and work may be there,
+   * one statement claims up to as many jobs as lanes are free; a claim that comes back short
+   * means nothing more is there for now, so the loop sleeps until a wake-up, a freed lane (tool
+   * lanes: a user's limit may have freed too) or its poll, which backs off while polls find
+   * nothing. Several processes' lanes thus claim when work arrives, not in turn all the time.
+   */
+  private async dispatch(set: LaneSet): Promise<void> {
     while (!this.stopped) {
-      const pokesBefore = this.pokes[lane];
-      const claimed = await this.claim(lane).catch((err) => {
-        this.log.error({ err, lane }, "job claim failed");
-        return null;
-      });
-      if (!claimed) {
-        // A wake-up that came while the claim was in flight may be for a job it could not see yet.
-        if (this.pokes[lane] === pokesBefore && !this.stopped) await this.idle(lane);
+      const free = set.size - set.busy;
+      if (free === 0 || !set.wanted) {
+        await this.sleep(set, free === 0 ? Infinity : set.pollAt - Date.now());
         continue;
       }
-      this.wakeNext(lane);
-      const controller = new AbortController();
-      this.held.hold(claimed.id, controller);
-      const executor = this.executors[claimed.kind as JobKind];
-      try {
-        if (executor) await executor.run(claimed, controller.signal);
-        else await this.processControl(claimed);
-      } catch (err) {
-        this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
-        if (executor) await executor.trouble(claimed, err).catch(() => {});
-      } finally {
-        this.held.release(claimed.id);
-      }
+      const pokesBefore = set.pokes;
+      const polled = set.polled;
+      set.polled = false;
+      // Tool jobs one at a time: the limits are read when a statement starts, so a batch could pass them.
+      const asked = set.lane === "tool" ? 1 : free;
+      const rows = await this.claimUpTo(set.lane, asked).catch((err) => {
+        this.log.error({ err, lane: set.lane }, "job claim failed");
+        return null;
+      });
+      for (const row of rows ?? []) this.launch(set, row);
+      // A wake-up that came while the claim was in flight may be for a job it could not see yet.
+      if (rows?.length === asked || set.pokes !== pokesBefore) continue;
+      set.wanted = false;
+      await this.planPoll(set, polled && rows?.length === 0);
     }
-  }
-
-  private idle(lane: Lane): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers[lane].delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, this.opts.pollMs);
-      this.wakers[lane].add(done);
-    });
   }
 
   /**
-   * One job of `lane` whose lease expired (its process died: taken back first), else the oldest
-   * due queued one, now running under a fresh lease.
+   * When an idle kind polls next: pollMs after it found work or was woken, twice as long after
+   * each poll that found nothing (up to IDLE_BACKOFF_STEPS x pollMs), but never past the moment
+   * a delayed job of its kind becomes due.
    */
+  private async planPoll(set: LaneSet, emptyPoll: boolean): Promise<void> {
+    set.idleMs = emptyPoll ? Math.min(set.idleMs * 2, this.opts.pollMs * IDLE_BACKOFF_STEPS) : this.opts.pollMs;
+    let wait = set.idleMs;
+    if (wait > this.opts.pollMs) {
+      const dueInMs = await nextDueInMs(this.db, set.lane).catch(() => null);
+      if (dueInMs !== null) wait = Math.min(wait, Math.max(dueInMs, 0));
+    }
+    set.pollAt = Date.now() + wait;
+  }
+
+  /** Waits `ms` (then it polls: work may be there) or until woken: at once when work is wanted and a lane is free. */
+  private sleep(set: LaneSet, ms: number): Promise<void> {
+    if (this.stopped || (set.wanted && set.busy < set.size)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        set.wake = null;
+        resolve();
+      };
+      const poll = () => {
+        set.wanted = true;
+        set.polled = true;
+        done();
+      };
+      const timer = ms === Infinity ? undefined : setTimeout(poll, Math.max(0, ms));
+      set.wake = done;
+    });
+  }
+
+  /** Runs a claimed job in one of the set's lanes; the lane frees when its outcome is recorded. */
+  private launch(set: LaneSet, row: JobRow): void {
+    set.busy++;
+    const run = this.execute(row).finally(() => {
+      this.running.delete(run);
+      set.busy--;
+      // A tool job's end may free its user's or the global limit for a job that waits here.
+      if (set.lane === "tool") set.wanted = true;
+      set.wake?.();
+    });
+    this.running.add(run);
+  }
+
+  private async execute(claimed: JobRow): Promise<void> {
+    const controller = new AbortController();
+    this.held.hold(claimed.id, controller);
+    const executor = this.executors[claimed.kind as JobKind];
+    try {
+      if (executor) await executor.run(claimed, controller.signal);
+      else await this.processControl(claimed);
+    } catch (err) {
+      this.log.error({ err, jobId: claimed.id, kind: claimed.kind }, "job processing failed");
+      if (executor) await executor.trouble(claimed, err).catch(() => {});
+    } finally {
+      this.held.release(claimed.id);
+    }
+  }
+
+  /** One job of `lane` (see claimUpTo), or null. */
   async claim(lane: Lane): Promise<JobRow | null> {
+    const [row] = await this.claimUpTo(lane, 1);
+    return row ?? null;
+  }
+
+  /**
+   * Up to `max` jobs of `lane`, now running under a fresh lease: first those whose lease expired
+   * (their process died), looked for at most once a second per kind, then the oldest due queued
+   * ones. One statement per claim on the hot path.
+   */
+  private async claimUpTo(lane: Lane, max: number): Promise<JobRow[]> {
+    this.claims[lane]++;
     const limits = lane === "tool" ? await this.limits() : { perUser: 0, global: 0 };
     const args = { lane, ...limits, leaseMs: this.opts.leaseMs };
-    // A dead process's jobs are looked for at most once a second per lane while the queue is
-    // busy (a lease lasts far longer), and on every claim that finds nothing queued: one
-    // statement per claim instead of two on the hot path.
-    const due = Date.now() - (this.expiredCheckedAt.get(lane) ?? 0) >= EXPIRED_CHECK_MS;
-    if (due) {
-      this.expiredCheckedAt.set(lane, Date.now());
-      const [expired] = await claimStatement(this.db, EXPIRED, args);
-      if (expired) return expired;
+    const set = this.sets[lane];
+    const claimed: JobRow[] = [];
+    if (Date.now() - set.expiredCheckedAt >= EXPIRED_CHECK_MS) {
+      set.expiredCheckedAt = Date.now();
+      claimed.push(...(await claimStatement(this.db, EXPIRED, args, max)));
     }
-    const [queued] = await claimStatement(this.db, QUEUED, args);
-    if (queued || due) return queued ?? null;
-    const [expired] = await claimStatement(this.db, EXPIRED, args);
-    return expired ?? null;
+    if (claimed.length < max) {
+      claimed.push(...(await claimStatement(this.db, QUEUED, args, max - claimed.length)));
+    }
+    return claimed;
   }
 
   // ---- kinds run by their handler (control and outbound lanes) ----
@@ -252,7 +336,7 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
  * the global limit (0: none) allows, set running under a fresh lease. Exported so bench/batch
  * can EXPLAIN the very statement.
  */
-export function claimStatement(db: Db, which: SQL, args: { lane: Lane; perUser: number; global: number; leaseMs: number }) {
+export function claimStatement(db: Db, which: SQL, args: { lane: Lane; perUser: number; global: number; leaseMs: number }, limit = 1) {
   const { lane, perUser, global, leaseMs } = args;
   const limited =
     lane === "tool"
@@ -264,11 +348,20 @@ export function claimStatement(db: Db, which: SQL, args: { lane: Lane; perUser: 
   return db
     .update(job)
     .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
-    .where(sql`${job.id} = (
+    .where(sql`${job.id} = any(array(
       select c.id from job c
       where c.lane = ${lane} and ${which} ${limited}
       order by c.run_after, c.created_at
       for update of c skip locked
-      limit 1)`)
+      limit ${limit}))`)
     .returning();
+}
+
+/** In how many ms the next delayed queued job of `lane` becomes due; null when none waits. */
+async function nextDueInMs(db: Db, lane: Lane): Promise<number | null> {
+  const [row] = await db
+    .select({ ms: sql<number | null>`extract(epoch from min(${job.runAfter}) - now()) * 1000` })
+    .from(job)
+    .where(and(eq(job.lane, lane), eq(job.status, "queued"), sql`${job.runAfter} > now()`));
+  return row?.ms == null ? null : Number(row.ms);
 }
