@@ -46,15 +46,15 @@ describe("cancel a batch", () => {
     const picker = form.getByRole("group", { name: "Files for the batch" });
     for (const name of NAMES) await picker.getByLabel(name, { exact: true }).check();
     await form.getByLabel("Batch tool").selectOption("pdf.compress");
-    await form.getByText(/^3 files: this batch costs \d+ credits\. Your balance: \d+ credits\.$/).waitFor({ timeout: 30_000 });
+    await form.getByText(/ × 3 files = \d+ credits\.$/).waitFor({ timeout: 30_000 });
     await form.getByRole("button", { name: "Create batch" }).click();
 
-    await page.getByText(/^queued: 0 of 3 done\.$/).waitFor({ timeout: 30_000 });
-    await page.getByRole("button", { name: "Cancel batch" }).click();
-    await page.getByText(/^cancelled: 0 of 3 done\.$/).waitFor({ timeout: 30_000 });
     const view = page.getByRole("region", { name: /^Batch / });
-    await page.waitForFunction(() => [...document.querySelectorAll("[aria-labelledby=batch-title] td:nth-child(2)")].every((td) => td.textContent === "cancelled"), null, { timeout: 30_000 });
-    expect(await view.getByRole("cell", { name: "cancelled", exact: true }).count()).toBe(3);
+    await view.getByText(/^Waiting to start: 0 of 3 done\.$/).waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Cancel batch" }).click();
+    await view.getByText(/^Cancelled: 0 of 3 done, 3 cancelled\.$/).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => [...document.querySelectorAll("[aria-labelledby=batch-title] td:nth-child(2)")].every((td) => td.textContent === "Cancelled"), null, { timeout: 30_000 });
+    expect(await view.getByRole("cell", { name: "Cancelled", exact: true }).count()).toBe(3);
     expect(await page.getByRole("button", { name: "Cancel batch" }).count()).toBe(0);
     expect(await page.getByRole("link", { name: /^Download ZIP of / }).count()).toBe(0);
 

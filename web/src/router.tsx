@@ -36,12 +36,22 @@ const signIn = createRoute({
   component: lazyRouteComponent(() => import("./screens/SignInScreen"), "SignInScreen"),
 });
 
+/** Batches, `?open=<batchId>` the batch shown open (the list's Open, a credit history link). */
+const batches = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/batches",
+  validateSearch: (search: Record<string, unknown>): { open?: string } => (typeof search.open === "string" && search.open ? { open: search.open } : {}),
+  component: lazyRouteComponent(() => import("./screens/batches/BatchesScreen"), "BatchesScreen"),
+  beforeLoad: requireSignedIn,
+  errorComponent: GuardError,
+});
+
 const routeTree = rootRoute.addChildren([
   screen("/", () => import("./screens/convert/ConvertScreen"), "ConvertScreen"),
   signIn,
   screen("/reset-password", () => import("./screens/ResetPasswordScreen"), "ResetPasswordScreen"),
   screen("/files", () => import("./screens/FilesScreen"), "FilesScreen", "signed-in"),
-  screen("/batches", () => import("./screens/batches/BatchesScreen"), "BatchesScreen", "signed-in"),
+  batches,
   screen("/workflows", () => import("./screens/workflows/WorkflowsScreen"), "WorkflowsScreen", "signed-in"),
   // The editor is its own chunk with React Flow, dagre and croner (assets/editor/, not precached).
   screen("/workflows/$id", () => import("./screens/workflows/editor/EditorScreen"), "EditorScreen", "signed-in"),

@@ -9,6 +9,9 @@ import { client } from "./client";
 
 export const useAdminConfig = () => useQuery({ queryKey: ["admin-config"], queryFn: () => client.admin.config() });
 
+/** What each setting means: description, unit, kind, range, default. */
+export const useConfigKeys = () => useQuery({ queryKey: ["admin-config-keys"], queryFn: () => client.admin.configKeys(), staleTime: Infinity });
+
 export function useSaveConfig(group: string) {
   const queries = useQueryClient();
   return useMutation({ mutationFn: (patch: Record<string, unknown>) => client.admin.setConfig(group, patch), onSuccess: () => queries.invalidateQueries() });

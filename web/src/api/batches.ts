@@ -1,19 +1,87 @@
-/** Batches: list, estimate, create, one batch with its items, live progress, cancel, retry; presets. */
-import type { BatchDetail, BatchProgress, CreateBatchBody, PresetBody } from "@vektor/shared/schemas/batch";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+/**
+ * Batches: list, pricing, create, rename, one batch with its items, live progress, cancel, retry;
+ * presets; the caller's files to pick from.
+ *
+ * The list and the open batch show one set of counters: whatever brings news of a batch (the
+ * list's poll, the batch's own fetch, an event of its stream) writes it into both caches at once
+ * (shareProgress), so the two never disagree while it runs.
+ */
+import type { Batch, BatchDetail, BatchPage, BatchProgress, CreateBatchBody, PresetBody } from "@vektor/shared/schemas/batch";
+import type { FileRecord } from "@vektor/shared/schemas/file";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { client, isBatchFinished } from "./client";
+import { queries as cache } from "./queries";
 
 const BATCHES_KEY = ["batches"] as const;
+const LIST_KEY = [...BATCHES_KEY, "list"] as const;
 const detailKey = (id: string) => [...BATCHES_KEY, "detail", id] as const;
+
+type Counters = Pick<Batch, "status" | "total" | "done" | "failed"> & Partial<Batch>;
+
+/** Writes a batch's latest counters into the list and its detail, whichever are cached. */
+function shareProgress(queries: QueryClient, id: string, news: Counters, into: { list: boolean; detail: boolean }) {
+  if (into.list) queries.setQueryData<BatchPage>(LIST_KEY, (old) => old && { ...old, items: old.items.map((b) => (b.batchId === id ? { ...b, ...news } : b)) });
+  if (into.detail) queries.setQueryData<BatchDetail>(detailKey(id), (old) => old && { ...old, batch: { ...old.batch, ...news } });
+}
 
 /** The list; polled while a batch in it still runs (the open one also follows its event stream). */
 export const useBatches = () =>
   useQuery({
-    queryKey: [...BATCHES_KEY, "list"],
-    queryFn: () => client.batches.list({ limit: 50 }),
+    queryKey: LIST_KEY,
+    queryFn: async () => {
+      const page = await client.batches.list({ limit: 50 });
+      for (const b of page.items) shareProgress(cache, b.batchId, b, { list: false, detail: true });
+      return page;
+    },
     refetchInterval: (query) => (query.state.data?.items.some((b) => !isBatchFinished(b)) ? 2000 : false),
   });
+
+/** Pricing and limits of batches (public): base and per-file credits, the plans' file limits. */
+export const useBatchSettings = () => useQuery({ queryKey: [...BATCHES_KEY, "settings"], queryFn: () => client.batches.settings(), staleTime: 30_000 });
+
+/** A new name for a batch; the list and the batch show it at once. */
+export function useRenameBatch(id: string) {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => client.batches.rename(id, name),
+    onSuccess: (batch) => shareProgress(queries, id, batch, { list: true, detail: true }),
+  });
+}
+
+const FILES_PAGE = 25;
+/** The list's page size when every matching file is gathered (its largest). */
+const ALL_PAGE = 200;
+
+/**
+ * A page of the caller's files whose names contain `q` (the server searches), for the picker;
+ * only UPLOADED files can go in a batch, so the others are left out of the page.
+ */
+export function usePickableFiles(q: string, cursor: string | undefined) {
+  return useQuery({
+    queryKey: [...BATCHES_KEY, "pick", q, cursor ?? ""],
+    queryFn: async () => {
+      const page = await client.files.list({ limit: FILES_PAGE, cursor, q: q || undefined });
+      return { items: page.items.filter(pickable), nextCursor: page.nextCursor };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+const pickable = (f: FileRecord) => f.status === "UPLOADED";
+
+/** Every file matching `q`, page after page (for "select all"), up to `max`. */
+export async function allPickableFiles(q: string, max: number, signal?: AbortSignal): Promise<FileRecord[]> {
+  const out: FileRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    if (signal?.aborted) break;
+    const page = await client.files.list({ limit: ALL_PAGE, cursor, q: q || undefined });
+    out.push(...page.items.filter(pickable));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && out.length < max);
+  return out.slice(0, max);
+}
 
 export const useEstimate = (fileCount: number) =>
   useQuery({ queryKey: [...BATCHES_KEY, "estimate", fileCount], queryFn: () => client.batches.estimate(fileCount), enabled: fileCount > 0 });
@@ -35,7 +103,17 @@ export function useCreatePreset() {
   return useMutation({ mutationFn: (body: PresetBody) => client.batches.presets.create(body), onSuccess: () => queries.invalidateQueries({ queryKey: PRESETS_KEY }) });
 }
 
-export const useBatch = (id: string) => useQuery<BatchDetail>({ queryKey: detailKey(id), queryFn: () => client.batches.get(id) });
+export function useBatch(id: string) {
+  const queries = useQueryClient();
+  return useQuery<BatchDetail>({
+    queryKey: detailKey(id),
+    queryFn: async () => {
+      const detail = await client.batches.get(id);
+      shareProgress(queries, id, detail.batch, { list: true, detail: false });
+      return detail;
+    },
+  });
+}
 
 /**
  * The batch's progress from its event stream (SSE) until it ends; each event also refreshes the
@@ -53,6 +131,7 @@ export function useBatchProgress(id: string, enabled: boolean): { progress: Batc
       try {
         for await (const p of client.batches.events(id, { signal: stop.signal })) {
           setProgress(p);
+          shareProgress(queries, id, p, { list: true, detail: true });
           // The end refreshes the list too (its counters), not only this batch.
           void queries.invalidateQueries({ queryKey: isBatchFinished(p) ? BATCHES_KEY : detailKey(id) });
         }

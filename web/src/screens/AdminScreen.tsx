@@ -1,11 +1,15 @@
 /**
- * Admin: the effective configuration, one form per group, each key a control of its value's type
- * (switch, number, text, JSON for lists), saved through the admin API, which validates it and
- * whose message is shown; and credits granted to (or, negative, taken from) an account by email.
+ * Admin: the effective configuration, one form per group, each setting labelled with what it does,
+ * its unit beside the field and its range and default under it (GET /api/admin/config/keys); a
+ * value out of range is refused before sending, in the sentence the server would answer; and
+ * credits granted to (or, negative, taken from) an account by email.
  */
 import { useState, type FormEvent } from "react";
-import { useAdminConfig, useGrantCredits, useSaveConfig } from "../api/admin";
+import type { SettingInfo } from "@vektor/shared/schemas/config";
+import { useAdminConfig, useConfigKeys, useGrantCredits, useSaveConfig } from "../api/admin";
 import { ErrorText, Screen } from "../components/Guard";
+import { readSetting, settingHint, showSetting, type Read } from "./admin-settings";
+import "./admin.css";
 
 /** Behind the admin route's check (router.tsx). */
 export function AdminScreen() {
@@ -19,33 +23,34 @@ export function AdminScreen() {
 
 function Config() {
   const config = useAdminConfig();
-  if (config.error) return <ErrorText error={config.error} />;
-  if (!config.data) return <p>Loading…</p>;
+  const keys = useConfigKeys();
+  if (config.error || keys.error) return <ErrorText error={config.error ?? keys.error} />;
+  if (!config.data || !keys.data) return <p>Loading…</p>;
+  const infos = new Map(keys.data.map((k) => [k.key, k]));
   return (
     <>
       {Object.entries(config.data).map(([group, values]) => (
-        <ConfigGroup key={group} group={group} values={values as Record<string, unknown>} />
+        <ConfigGroup key={group} group={group} values={values as Record<string, unknown>} infos={infos} />
       ))}
     </>
   );
 }
 
-/** Parses what a control holds back into the key's type (that of its current value). */
-function parse(current: unknown, text: string): { ok: true; value: unknown } | { ok: false } {
+/** Read as the key's kind when the server described it, else as its current value's type (a key newer than this page). */
+function readField(info: SettingInfo | undefined, current: unknown, text: string): Read {
+  if (info) return readSetting(info, text);
   if (typeof current === "string") return { ok: true, value: text };
-  if (typeof current === "number") return text.trim() !== "" && Number.isFinite(Number(text)) ? { ok: true, value: Number(text) } : { ok: false };
+  if (typeof current === "number" && text.trim() !== "" && Number.isFinite(Number(text))) return { ok: true, value: Number(text) };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false };
+    return { ok: false, problem: `${current === undefined ? "This setting" : "The value"} is not valid.` };
   }
 }
 
-const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
-
-function ConfigGroup({ group, values }: { group: string; values: Record<string, unknown> }) {
+function ConfigGroup({ group, values, infos }: { group: string; values: Record<string, unknown>; infos: Map<string, SettingInfo> }) {
   const [edits, setEdits] = useState<Record<string, string>>({});
-  const [problem, setProblem] = useState("");
+  const [problems, setProblems] = useState<string[]>([]);
   const save = useSaveConfig(group);
   const title = group.replace(/_/g, " ");
   const edit = (key: string, text: string) => setEdits((old) => ({ ...old, [key]: text }));
@@ -53,43 +58,68 @@ function ConfigGroup({ group, values }: { group: string; values: Record<string, 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const patch: Record<string, unknown> = {};
+    const found: string[] = [];
     for (const [key, text] of Object.entries(edits)) {
-      const parsed = parse(values[key], text);
-      if (!parsed.ok) return setProblem(`${key}: not a valid value`);
-      patch[key] = parsed.value;
+      const read = readField(infos.get(key), values[key], text);
+      if (read.ok) patch[key] = read.value;
+      else found.push(read.problem);
     }
-    setProblem("");
-    save.mutate(patch, { onSuccess: () => setEdits({}) });
+    setProblems(found);
+    if (found.length === 0) save.mutate(patch, { onSuccess: () => setEdits({}) });
   };
 
   return (
-    <form className="card" aria-labelledby={`${group}-title`} onSubmit={submit}>
+    <form className="card settings" aria-labelledby={`${group}-title`} noValidate onSubmit={submit}>
       <h2 id={`${group}-title`}>{title}</h2>
-      {Object.entries(values).map(([key, value]) => {
-        const id = `cfg-${key}`;
-        const text = edits[key] ?? show(value);
-        if (typeof value === "boolean")
-          return (
-            <div className="field field-check" key={key}>
-              <input id={id} type="checkbox" checked={text === "true"} onChange={(e) => edit(key, String(e.target.checked))} />
-              <label htmlFor={id}>{key}</label>
-            </div>
-          );
-        return (
-          <div className="field" key={key}>
-            <label htmlFor={id}>{typeof value === "number" || typeof value === "string" ? key : `${key} (JSON)`}</label>
-            <input id={id} type={typeof value === "number" ? "number" : "text"} value={text} onChange={(e) => edit(key, e.target.value)} />
-          </div>
-        );
-      })}
+      {Object.entries(values).map(([key, value]) => (
+        <Setting key={key} name={key} info={infos.get(key)} text={edits[key] ?? showSetting(infos.get(key), value)} onEdit={(text) => edit(key, text)} />
+      ))}
       <div className="actions">
         <button type="submit" disabled={save.isPending || Object.keys(edits).length === 0}>
           Save {title}
         </button>
       </div>
-      <ErrorText message={problem} error={save.error} />
+      <ErrorText message={problems.join(" ")} error={save.error} />
       {save.isSuccess ? <p aria-live="polite">Saved.</p> : null}
     </form>
+  );
+}
+
+/** One setting: its description and key as the label, its unit beside the field, its range and default under it. */
+function Setting({ name, info, text, onEdit }: { name: string; info: SettingInfo | undefined; text: string; onEdit: (text: string) => void }) {
+  const id = `cfg-${name}`;
+  const label = (
+    <label htmlFor={id}>
+      {info?.description ?? name} <code className="setting-key">{name}</code>
+    </label>
+  );
+  const hint = info ? (
+    <small id={`${id}-hint`} className="hint">
+      {settingHint(info)}
+    </small>
+  ) : null;
+  const described = info ? `${id}-hint` : undefined;
+  if (info?.kind === "switch")
+    return (
+      <div className="field field-check">
+        <input id={id} type="checkbox" checked={text === "true"} aria-describedby={described} onChange={(e) => onEdit(String(e.target.checked))} />
+        {label}
+        {hint}
+      </div>
+    );
+  return (
+    <div className="field">
+      {label}
+      <div className="setting-input">
+        {info?.kind === "list" ? (
+          <textarea id={id} rows={Math.max(2, text.split("\n").length)} value={text} aria-describedby={described} onChange={(e) => onEdit(e.target.value)} />
+        ) : (
+          <input id={id} type={info?.kind === "number" ? "number" : info?.secret ? "password" : "text"} value={text} aria-describedby={described} onChange={(e) => onEdit(e.target.value)} />
+        )}
+        {info?.unit ? <span className="setting-unit">{info.unit}</span> : null}
+      </div>
+      {hint}
+    </div>
   );
 }
 

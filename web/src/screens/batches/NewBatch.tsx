@@ -1,47 +1,54 @@
 /**
- * A new batch: stored files, then either a saved preset (its tool and options) or a server tool
- * that takes the files with its options; the cost and the balance before confirming.
+ * A new batch: its name, files chosen from all of the caller's (FilePicker), then either a saved
+ * preset (its tool and options) or a server tool that takes the files with its options; the
+ * charge explained (base + per file x N = total) and the balance before confirming.
  */
 import type { Preset } from "@vektor/shared/schemas/batch";
 import { useState, type FormEvent } from "react";
-import { useCreateBatch, useEstimate, usePresets } from "../../api/batches";
-import { useFilesPage } from "../../api/files";
+import { useBatchSettings, useCreateBatch, usePresets } from "../../api/batches";
 import { ErrorText } from "../../components/Guard";
-import { plural } from "../../components/format";
 import { SelectField } from "../../components/SelectField";
 import { toolsFor } from "../../tools/catalog";
 import { useCatalog } from "../../tools/use-catalog";
+import { affordability, chargeText } from "./charge";
+import { FilePicker } from "./FilePicker";
+import type { Picked } from "./picked";
 import { ToolChoice, useToolChoice } from "./ToolChoice";
 
-export function NewBatch({ credits, onCreated }: { credits: number; onCreated: (id: string) => void }) {
-  const files = useFilesPage(undefined);
+interface Props {
+  credits: number;
+  plan: "free" | "pro";
+  onCreated: (id: string) => void;
+}
+
+export function NewBatch({ credits, plan, onCreated }: Props) {
   const catalog = useCatalog();
   const presets = usePresets();
-  const [chosen, setChosen] = useState<string[]>([]);
+  const settings = useBatchSettings();
+  const [picked, setPicked] = useState<Picked>(new Map());
+  const [name, setName] = useState("");
   const [presetId, setPresetId] = useState("");
   const [problem, setProblem] = useState("");
   const create = useCreateBatch();
-  const estimate = useEstimate(chosen.length);
 
-  const uploaded = (files.data?.items ?? []).filter((f) => f.status === "UPLOADED");
-  const picked = uploaded.filter((f) => chosen.includes(f.fileId)).map((f) => ({ name: f.filename, type: f.mime }));
+  const files = [...picked.values()];
   const choice = useToolChoice(
     toolsFor(
       catalog.tools.filter((t) => t.onServer),
-      picked,
+      files,
     ),
   );
   const preset = presets.data?.find((p) => p.id === presetId);
-  const cost = estimate.data?.credits;
-  const affordable = cost !== undefined && cost <= credits && estimate.data!.withinLimit;
+  const s = settings.data;
+  const money = s ? affordability(s, files.length, credits, s.maxFiles[plan]) : null;
 
-  const toggle = (id: string, on: boolean) => setChosen((list) => (on ? [...list, id] : list.filter((x) => x !== id)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body = preset ? { type: preset.type, params: preset.params, engine: preset.engine, name: preset.name } : fromTool();
+    const body = preset ? { type: preset.type, params: preset.params, engine: preset.engine } : fromTool();
     if (!body) return;
     setProblem("");
-    create.mutate({ ...body, fileIds: chosen }, { onSuccess: (made) => (setChosen([]), onCreated(made.batchId)) });
+    const named = name.trim() || preset?.name;
+    create.mutate({ ...body, fileIds: [...picked.keys()], ...(named ? { name: named } : {}) }, { onSuccess: (made) => (setPicked(new Map()), setName(""), onCreated(made.batchId)) });
   };
   const fromTool = () => {
     if (!choice.tool) return null;
@@ -51,32 +58,29 @@ export function NewBatch({ credits, onCreated }: { credits: number; onCreated: (
   };
 
   return (
-    <form className="card" aria-labelledby="new-batch-title" onSubmit={submit}>
+    <form className="card new-batch" aria-labelledby="new-batch-title" onSubmit={submit}>
       <h2 id="new-batch-title">New batch</h2>
-      <fieldset>
-        <legend>Files for the batch</legend>
-        {uploaded.length === 0 ? <p className="hint">Upload files on the Files screen first.</p> : null}
-        {uploaded.map((f) => (
-          <div className="field field-check" key={f.fileId}>
-            <input id={`pick-${f.fileId}`} type="checkbox" checked={chosen.includes(f.fileId)} onChange={(e) => toggle(f.fileId, e.target.checked)} />
-            <label htmlFor={`pick-${f.fileId}`}>{f.filename}</label>
-          </div>
-        ))}
-      </fieldset>
+      <div className="field">
+        <label htmlFor="batch-name">Batch name</label>
+        <input id="batch-name" maxLength={200} value={name} placeholder={preset?.name ?? (choice.tool ? `${choice.tool.slug} x ${files.length}` : "")} aria-describedby="batch-name-hint" onChange={(e) => setName(e.target.value)} />
+        <small id="batch-name-hint" className="hint">
+          Optional; you can rename the batch later.
+        </small>
+      </div>
+      <FilePicker picked={picked} onChange={setPicked} />
       <PresetPicker presets={presets.data ?? []} value={presetId} onChange={setPresetId} />
       {preset ? <p className="hint">Runs {preset.type} with the preset's options.</p> : <ToolChoice id="batch-tool" label="Batch tool" choice={choice} />}
-      <p aria-live="polite">
-        {cost === undefined
-          ? "Choose files to see the cost."
-          : `${plural(chosen.length, "file")}: this batch costs ${plural(cost, "credit")}. Your balance: ${plural(credits, "credit")}.`}
-        {estimate.data && !estimate.data.withinLimit ? ` Your plan takes at most ${estimate.data.maxFiles} files in a batch.` : ""}
-      </p>
+      {s && !s.enabled ? <p className="error">Batches are turned off on this installation.</p> : null}
+      <div className="charge" aria-live="polite">
+        <p id="batch-charge">{s ? chargeText(s, files.length) : "Loading the prices…"}</p>
+        {money ? <p id="batch-balance">{money.text}</p> : null}
+      </div>
       <div className="actions">
-        <button type="submit" disabled={!(preset || choice.tool) || !affordable || create.isPending}>
+        <button type="submit" disabled={!(preset || choice.tool) || !money?.ok || !s?.enabled || create.isPending}>
           Create batch
         </button>
       </div>
-      <ErrorText message={problem} error={create.error ?? estimate.error ?? presets.error} />
+      <ErrorText message={problem} error={create.error ?? settings.error ?? presets.error} />
     </form>
   );
 }
