@@ -3,10 +3,11 @@
  * upload-and-run, the batch item or the workflow step is created, and a job past its timeout.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Client } from "@vektor/shared/client";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
 import { makePdf, noise } from "./fixtures";
 import { linear } from "./graphs";
+
+type Client = Awaited<ReturnType<TestServer["user"]>>;
 
 let srv: TestServer;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { detailOf } from "../../../server/src/tools/catalog";
 import { countProblem, mergeTools, toolsFor, type ToolInfo } from "./catalog";
 
 const manifests = listManifests();
-const details = manifests.map(detailOf);
+const details = manifests.map((m) => detailOf(m, 1024 * 1024 * 1024));
 const both = mergeTools(manifests, details);
 const bySlug = (tools: ToolInfo[], slug: string) => tools.find((t) => t.slug === slug)!;
 
@@ -26,7 +26,7 @@ describe("mergeTools", () => {
     );
     const merge = bySlug(merged, "pdf.merge");
     expect(merge).toMatchObject({ onDevice: false, onServer: true, accepts: ["pdf"], minInputs: 2, maxInputs: 100 });
-    expect(merge.params).toEqual(detailOf(manifests.find((m) => m.slug === "pdf.merge")!).params);
+    expect(merge.params).toEqual(detailOf(manifests.find((m) => m.slug === "pdf.merge")!, 1024 * 1024 * 1024).params);
   });
 
   test("offline (no server list): the worker's tools only, with their time limits", () => {

@@ -20,6 +20,10 @@ export interface ToolInfo {
   maxInputs: number;
   params: JsonSchema;
   timeoutMs?: number;
+  /** The tool's own input limit (its manifest's maxInputBytes), which this device's run holds to. */
+  maxInputBytes?: number;
+  /** The largest input the server takes for it (GET /api/tools/lookup: within TOOL_MAX_INPUT_MB). */
+  serverMaxBytes?: number;
   onDevice: boolean;
   onServer: boolean;
 }
@@ -36,6 +40,7 @@ function fromManifest(m: ToolManifest): ToolInfo {
     maxInputs: m.io.maxInputs ?? 1,
     params: m.params as unknown as JsonSchema,
     timeoutMs: m.limits?.timeoutMs,
+    maxInputBytes: m.limits?.maxInputBytes,
     onDevice: true,
     onServer: false,
   };
@@ -43,7 +48,7 @@ function fromManifest(m: ToolManifest): ToolInfo {
 
 function fromDetail(d: ToolDetail): ToolInfo {
   const { accepts, produces, minInputs, maxInputs } = d.io;
-  return { slug: d.slug, family: d.family, title: d.title, description: d.description, accepts, produces, minInputs, maxInputs, params: d.params as JsonSchema, onDevice: false, onServer: true };
+  return { slug: d.slug, family: d.family, title: d.title, description: d.description, accepts, produces, minInputs, maxInputs, params: d.params as JsonSchema, serverMaxBytes: d.maxInputBytes, onDevice: false, onServer: true };
 }
 
 export function mergeTools(device: ToolManifest[] | undefined, server: ToolDetail[] | undefined): ToolInfo[] {
@@ -51,7 +56,7 @@ export function mergeTools(device: ToolManifest[] | undefined, server: ToolDetai
   for (const m of device ?? []) bySlug.set(m.slug, fromManifest(m));
   for (const d of server ?? []) {
     const known = bySlug.get(d.slug);
-    bySlug.set(d.slug, known ? { ...known, onServer: true } : fromDetail(d));
+    bySlug.set(d.slug, known ? { ...known, onServer: true, serverMaxBytes: d.maxInputBytes } : fromDetail(d));
   }
   return [...bySlug.values()];
 }

@@ -21,6 +21,12 @@ describe("autoEngine", () => {
     expect(autoEngine({ ...facts, sizes: [1 * MB, 50 * MB + 1] })).toEqual({ engine: "server", reason: "A file is over 50 MB, the most this device runs." });
   });
 
+  test("the tool's own limit when it is below processing.browser_max_mb", () => {
+    const small = { ...both, maxInputBytes: 10 * MB };
+    expect(autoEngine({ ...facts, tool: small, sizes: [10 * MB] }).engine).toBe("device");
+    expect(autoEngine({ ...facts, tool: small, sizes: [10 * MB + 1] })).toEqual({ engine: "server", reason: "A file is over 10 MB, the most this device runs." });
+  });
+
   test("the server when the tool runs there only, or when this device failed to run it", () => {
     expect(autoEngine({ ...facts, tool: serverOnly })).toEqual({ engine: "server", reason: `${compress.title} runs on the server only.` });
     expect(autoEngine({ ...facts, deviceFailed: true })).toEqual({ engine: "server", reason: "This device could not run it; the server can." });
@@ -41,6 +47,12 @@ describe("serverBlocked", () => {
     expect(serverBlocked({ ...ready, tool: compress, signedIn: false })).toBe(`${compress.title} does not run on the server.`);
     expect(serverBlocked({ ...ready, signedIn: false })).toBe("Sign in to run tools on the server.");
   });
+
+  test("a file over the tool's limit on the server (GET /api/tools/lookup maxInputBytes)", () => {
+    const capped = { ...both, serverMaxBytes: 256 * MB };
+    expect(serverBlocked({ ...ready, tool: capped, sizes: [256 * MB] })).toBeNull();
+    expect(serverBlocked({ ...ready, tool: capped, sizes: [1 * MB, 300 * MB], signedIn: false })).toBe(`A file is over 256 MB, the most the server takes for ${compress.title}.`);
+  });
 });
 
 describe("deviceBlocked", () => {
@@ -48,6 +60,12 @@ describe("deviceBlocked", () => {
     expect(deviceBlocked(both)).toBeNull();
     expect(deviceBlocked(undefined)).toBeNull();
     expect(deviceBlocked(serverOnly)).toBe(`${compress.title} does not run in this browser.`);
+  });
+
+  test("a file over the tool's own limit; processing.browser_max_mb alone does not block a pick", () => {
+    const limit = compress.maxInputBytes!;
+    expect(deviceBlocked(both, [limit])).toBeNull();
+    expect(deviceBlocked(both, [limit + 1])).toBe(`A file is over ${limit / MB} MB, the most ${compress.title} takes in this browser.`);
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * Where a conversion runs. This device (the Web Worker) when the tool runs in the browser and
- * every file is within `processing.browser_max_mb`; the server when a file is bigger, when the
- * tool only runs there, when this device failed to run it, or when the person picks it. The
- * server needs a network, a signed-in account and `processing.cloud_enabled`.
+ * every file is within `processing.browser_max_mb` and the tool's own limit; the server when a
+ * file is bigger, when the tool only runs there, when this device failed to run it, or when the
+ * person picks it. The server needs a network, a signed-in account, `processing.cloud_enabled`
+ * and files within the tool's limit there; a file over both limits says why neither can run it.
  */
+import { formatSize } from "@vektor/shared/tools/limits";
 import type { ToolInfo } from "../../tools/catalog";
 
 export type Engine = "device" | "server";
@@ -26,15 +28,20 @@ export interface Choice {
   reason: string;
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+const biggestOf = (sizes: readonly number[]) => Math.max(0, ...sizes);
+
+/** The largest file this device runs `tool` on automatically: its own limit within `processing.browser_max_mb`. */
+export function deviceLimit(tool: ToolInfo, browserMaxBytes: number): number {
+  return Math.min(tool.maxInputBytes ?? Infinity, browserMaxBytes);
+}
 
 /** The engine chosen automatically. */
 export function autoEngine({ tool, sizes, browserMaxBytes, deviceFailed }: EngineFacts): Choice {
   if (!tool) return { engine: "device", reason: "Your files stay on this device." };
   if (!tool.onDevice) return { engine: "server", reason: `${tool.title} runs on the server only.` };
   if (deviceFailed) return { engine: "server", reason: "This device could not run it; the server can." };
-  const biggest = Math.max(0, ...sizes);
-  if (biggest > browserMaxBytes) return { engine: "server", reason: `A file is over ${mb(browserMaxBytes)}, the most this device runs.` };
+  const limit = deviceLimit(tool, browserMaxBytes);
+  if (biggestOf(sizes) > limit) return { engine: "server", reason: `A file is over ${formatSize(limit)}, the most this device runs.` };
   return { engine: "device", reason: "Your files stay on this device." };
 }
 
@@ -43,13 +50,16 @@ export interface ServerFacts {
   signedIn: boolean;
   cloudEnabled: boolean;
   tool: ToolInfo | undefined;
+  /** The chosen files' sizes (none: not checked against the server's limit). */
+  sizes?: readonly number[];
 }
 
 /** Why the server cannot take this run now, or null when it can. */
-export function serverBlocked({ online, signedIn, cloudEnabled, tool }: ServerFacts): string | null {
+export function serverBlocked({ online, signedIn, cloudEnabled, tool, sizes = [] }: ServerFacts): string | null {
   if (!online) return "The server needs a network connection; you are offline.";
   if (!cloudEnabled) return "Running tools on the server is turned off on this installation.";
   if (tool && !tool.onServer) return `${tool.title} does not run on the server.`;
+  if (tool?.serverMaxBytes !== undefined && biggestOf(sizes) > tool.serverMaxBytes) return `A file is over ${formatSize(tool.serverMaxBytes)}, the most the server takes for ${tool.title}.`;
   if (!signedIn) return "Sign in to run tools on the server.";
   return null;
 }
@@ -70,9 +80,13 @@ export function engineHint(engine: Engine, auto: Choice, blocked: string | null)
   return ENGINE_WHERE[engine];
 }
 
-/** Why this device cannot take this run, or null when it can. */
-export function deviceBlocked(tool: ToolInfo | undefined): string | null {
+/**
+ * Why this device cannot take this run, or null when it can: the tool does not run here, or a
+ * file is over the tool's own limit (`processing.browser_max_mb` only steers the automatic choice).
+ */
+export function deviceBlocked(tool: ToolInfo | undefined, sizes: readonly number[] = []): string | null {
   if (tool && !tool.onDevice) return `${tool.title} does not run in this browser.`;
+  if (tool?.maxInputBytes !== undefined && biggestOf(sizes) > tool.maxInputBytes) return `A file is over ${formatSize(tool.maxInputBytes)}, the most ${tool.title} takes in this browser.`;
   return null;
 }
 

@@ -9,7 +9,7 @@ import type { Result } from "./runs";
 import { deriveRun, initialToolRun, modeFor, toolRun, type RunFacts, type ToolRunAction, type ToolRunState } from "./tool-run";
 
 const manifests = listManifests();
-const tools = mergeTools(manifests, manifests.map(detailOf));
+const tools = mergeTools(manifests, manifests.map((m) => detailOf(m, 1024 * 1024 * 1024)));
 const facts: RunFacts = { tools, browserMaxBytes: 50 * 1024 * 1024, cloudEnabled: true, online: true, signedIn: true };
 const pdf = new File([(await makeTextPdf(2)) as Uint8Array<ArrayBuffer>], "report.pdf", { type: "application/pdf" });
 const result: Result = { name: "report.pdf", size: 10, mime: "application/pdf", href: "blob:x", local: true, read: async () => new Blob() };
@@ -118,7 +118,7 @@ describe("the privacy hint follows the engine in use", () => {
     expect(deriveRun(toolRun(server, started("server")), facts)).toMatchObject({ engine: "server", engineHint: "Your files are uploaded to the server and run there." });
   });
   test("the server chosen automatically says why, and where the files go; a blocked engine says why not", () => {
-    expect(deriveRun(withPdf, { ...facts, browserMaxBytes: 10 }).engineHint).toBe("A file is over 0 MB, the most this device runs. Your files are uploaded to the server and run there.");
+    expect(deriveRun(withPdf, { ...facts, browserMaxBytes: 10 }).engineHint).toBe("A file is over 10 bytes, the most this device runs. Your files are uploaded to the server and run there.");
     const server = toolRun(withPdf, { type: "pick-engine", engine: "server" });
     expect(deriveRun(server, { ...facts, online: false }).engineHint).toBe("The server needs a network connection; you are offline.");
   });

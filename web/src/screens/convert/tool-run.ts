@@ -208,8 +208,9 @@ export function deriveRun(state: ToolRunState, facts: RunFacts): RunPlan {
   const choices = toolsFor(facts.tools, state.files).filter((t) => modeFor(t, count) !== null);
   const tool = choices.find((t) => t.slug === state.slug) ?? choices[0];
   const mode = (tool && modeFor(tool, count)) || "all";
-  const auto = autoEngine({ tool, sizes: state.files.map((f) => f.size), browserMaxBytes: facts.browserMaxBytes, deviceFailed: state.deviceFailed });
-  const blocked = { device: deviceBlocked(tool), server: serverBlocked({ online: facts.online, signedIn: facts.signedIn, cloudEnabled: facts.cloudEnabled, tool }) };
+  const sizes = state.files.map((f) => f.size);
+  const auto = autoEngine({ tool, sizes, browserMaxBytes: facts.browserMaxBytes, deviceFailed: state.deviceFailed });
+  const blocked = { device: deviceBlocked(tool, sizes), server: serverBlocked({ online: facts.online, signedIn: facts.signedIn, cloudEnabled: facts.cloudEnabled, tool, sizes }) };
   const engine = state.running?.engine ?? state.picked ?? auto.engine;
   const problem = tool && mode === "all" ? countProblem(tool, count) : null;
   const canRun = Boolean(tool) && !problem && !state.running && blocked[engine] === null;
