@@ -14,10 +14,19 @@
  *             sides alike; medians. Native commands single-threaded (-threads 1, GDAL_NUM_THREADS=1)
  *             as the WASM builds are; their files live on tmpfs (/dev/shm when there is one), as
  *             the WASM side works in memory
+ *   API       then every PDF tool on a 1-page and a 30-page PDF and the GIS tools on 5,000
+ *             features through POST /api/tools/{slug} (bench/lib/tool-calls.ts), on PGlite and on
+ *             a throwaway PostgreSQL, beside the native program in the same run: median of 15
+ *             calls (1 page) or 7 (30 pages, GIS), each split into the server's steps (JOB_TRACE=1:
+ *             auth, insert, claim, inputs, transfer, tool, outputs, commit, answer) and the wire.
+ *             Targets (issue 24): API / native <= 1.5x on 30 pages and GIS; fixed overhead (API
+ *             time - the tool's own) p50 <= 5 ms on PGlite, <= 8 ms on PostgreSQL for 1 page
  *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
  *             5, or 3 for tools whose warm run takes > 1 s), BENCH_ONLY (substring of slug or
  *             input label), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_TOOL_WORKER (a worker script
- *             relative to the repo, to A/B a change in the pool)
+ *             relative to the repo, to A/B a change in the pool), BENCH_TOOLS_PARTS (pool,api:
+ *             which parts run; default both), BENCH_TOOLS_DBS (pglite,postgres: the API part's
+ *             databases; default both)
  */
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -28,6 +37,8 @@ import { bloatedPdf, geojson, gerber, rasterVrt, textPdf, wav } from "./lib/inpu
 import { ensureCommands, timeCommand } from "./lib/native";
 import { Teardown } from "./lib/teardown";
 import { CpuWatch, fixed, median, printTable } from "./lib/table";
+import { CALL_HEADERS, callRows, measureCalls, overheadOf, type CallCase, type CallFile, type CallResult } from "./lib/tool-calls";
+import { startPostgres, type BenchPostgres } from "./lib/postgres";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const RUNS_ENV = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : null;
@@ -35,7 +46,9 @@ if (RUNS_ENV !== null && !(Number.isInteger(RUNS_ENV) && RUNS_ENV >= 1)) throw n
 const ONLY = process.env.BENCH_ONLY ?? "";
 const TIMEOUT_MS = 300_000;
 
-const NATIVE = { qpdf: "qpdf", mutool: "mupdf-tools", pdftotext: "poppler-utils", ogr2ogr: "gdal-bin", gdal_translate: "gdal-bin", ffmpeg: "ffmpeg", gerbv: "gerbv", assimp: "assimp-utils" };
+const NATIVE = { qpdf: "qpdf", mutool: "mupdf-tools", pdftotext: "poppler-utils", pdfinfo: "poppler-utils", ogr2ogr: "gdal-bin", ogrinfo: "gdal-bin", gdal_translate: "gdal-bin", ffmpeg: "ffmpeg", gerbv: "gerbv", assimp: "assimp-utils" };
+const PARTS = (process.env.BENCH_TOOLS_PARTS ?? "pool,api").split(",");
+const DBS = (process.env.BENCH_TOOLS_DBS ?? "pglite,postgres").split(",");
 
 const teardown = new Teardown("tools", existsSync("/dev/shm") ? "/dev/shm" : tmpdir());
 const work = teardown.dir;
@@ -380,6 +393,82 @@ async function measure(c: Case): Promise<Measured> {
   return m;
 }
 
+// ---------------------------------------------------------------- through the API
+
+/** Every PDF tool on `pages`-page PDFs (two for merge) and, with the 30-page ones, the GIS tools on 5,000 features. */
+async function callCases(pages: number, gj: CallFile | null): Promise<CallCase[]> {
+  const small = pages === 1;
+  const a = save(`api-${pages}p-a.pdf`, await textPdf(pages, { lines: 10, label: "A" }), "application/pdf");
+  const b = save(`api-${pages}p-b.pdf`, await textPdf(pages, { lines: 10, label: "B", seed: 2 }), "application/pdf");
+  const input = small ? "1 page" : `${pages} pages`;
+  const pdf = (slug: string, params: Record<string, unknown>, label: string, argv: CallCase["native"]["argv"], files = [a]): CallCase => ({
+    slug,
+    input: slug === "pdf.merge" ? `2 x ${input}` : slug === "pdf.split" && !small ? `${input} -> ${pages} PDFs` : input,
+    params,
+    files,
+    native: { label, argv },
+    target: 1.5,
+    small,
+  });
+  const cases = [
+    pdf("pdf.compress", {}, "qpdf --object-streams=generate --compress-streams=y", ([x], o) => ["qpdf", "--object-streams=generate", "--compress-streams=y", x, `${o}/out.pdf`]),
+    pdf("pdf.merge", {}, "qpdf --empty --pages a b --", ([x, y], o) => ["qpdf", "--empty", "--pages", x, y, "--", `${o}/out.pdf`], [a, b]),
+    pdf("pdf.rotate", { degrees: 90 }, "qpdf --rotate=+90", ([x], o) => ["qpdf", "--rotate=+90", x, `${o}/out.pdf`]),
+    pdf("pdf.split", {}, "qpdf --split-pages", ([x], o) => ["qpdf", "--split-pages", x, `${o}/p-%d.pdf`]),
+    pdf("pdf.metadata", {}, "pdfinfo", ([x]) => ["pdfinfo", x]),
+    pdf("pdf.extract-text", { format: "txt" }, "pdftotext", ([x], o) => ["pdftotext", x, `${o}/out.txt`]),
+    pdf("pdf.render-png", { dpi: 96 }, "mutool draw -r 96", ([x], o) => ["mutool", "draw", "-q", "-r", "96", "-o", `${o}/p%d.png`, x]),
+  ];
+  if (!gj) return cases;
+  const gis = (slug: string, params: Record<string, unknown>, label: string, argv: CallCase["native"]["argv"]): CallCase => ({ slug, input: "GeoJSON, 5,000 features", params, files: [gj], native: { label, argv }, target: 1.5 });
+  return [
+    ...cases,
+    gis("gis.info", {}, "ogrinfo -al -so", ([x]) => ["ogrinfo", "-al", "-so", x]),
+    gis("gis.reproject", { to: 3857 }, "ogr2ogr -t_srs EPSG:3857", ([x], o) => ["ogr2ogr", "-f", "GeoJSON", "-t_srs", "EPSG:3857", `${o}/out.geojson`, x]),
+  ];
+}
+
+/** The API part on each database in DBS; prints the table. Answers whether every row passed. */
+async function apiPart(): Promise<boolean> {
+  const gj = save("api-features-5000.geojson", geojson(QUICK ? 500 : 5000), "application/geo+json");
+  const cases = [...(await callCases(1, null)), ...(await callCases(QUICK ? 3 : 30, gj))].filter((c) => !ONLY || c.slug.includes(ONLY) || c.input.includes(ONLY));
+  const runs = (c: CallCase) => (QUICK ? 3 : (RUNS_ENV ?? (c.small ? 15 : c.slug === "pdf.render-png" ? 3 : 7)));
+  const log = (msg: string) => console.log(`[tools api] ${msg}`);
+  const all: { db: string; results: CallResult[] }[] = [];
+  for (const db of DBS) {
+    let pg: BenchPostgres | null = null;
+    try {
+      if (db === "postgres") pg = await startPostgres();
+      log(`${db}: a fresh server (ROLE=all, JOB_TRACE=1)`);
+      const results = await measureCalls({ dataDir: join(work, `api-${db}`), databaseUrl: pg?.url, outDir, cases, runs, log });
+      all.push({ db: db === "postgres" ? "PostgreSQL" : "PGlite", results });
+    } finally {
+      await pg?.stop();
+    }
+  }
+  let pass = true;
+  const rows = all.flatMap(({ db, results }) => {
+    const t = callRows(db, results);
+    pass &&= t.pass;
+    return t.rows;
+  });
+  console.log(`\ntools through the API: POST /api/tools/{slug} on a fresh server (one process), medians; the steps from the server's Server-Timing (JOB_TRACE=1), wire = the rest of what the client saw\n`);
+  printTable(CALL_HEADERS, rows);
+  console.log("\nfixed overhead of a call on a 1-page PDF (API time - the tool's own run), every PDF tool's calls together:\n");
+  printTable(
+    ["db", "calls", "p50 ms", "p90 ms", "target", "result"],
+    all.map(({ db, results }) => {
+      const xs = results.filter((r) => r.c.small && !r.error).flatMap((r) => r.calls.map(overheadOf)).sort((x, y) => x - y);
+      const limit = db === "PGlite" ? 5 : 8;
+      const p50 = median(xs);
+      pass &&= p50 <= limit;
+      return [db, xs.length, fixed(p50, 2), fixed(xs[Math.floor(xs.length * 0.9)] ?? NaN, 2), `p50 <= ${limit} ms`, p50 <= limit ? "PASS" : "MISS"];
+    }),
+  );
+  console.log(`\nnative programs: ${[...new Set(cases.map((c) => `${c.slug}: ${c.native.label}`))].join("; ")}`);
+  return pass;
+}
+
 // ---------------------------------------------------------------- main
 
 const cpu = new CpuWatch();
@@ -388,6 +477,17 @@ try {
   const missing = ensureCommands(NATIVE);
   if (missing.length) console.warn(`[tools] not available even after apt-get: ${missing.join(", ")}; their rows are skipped`);
   setWasmLocator(nodeModulesWasmLocator); // in-process runs read the WASM from node_modules, as the server's workers do
+  const apiPass = PARTS.includes("api") ? await apiPart() : true;
+  if (!apiPass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
+  if (PARTS.includes("pool")) await poolPart(missing);
+  console.log(cpu.note());
+  if (failed) process.exitCode = 1;
+} finally {
+  await teardown.run();
+}
+
+/** The tools in a warm WorkerPool and in-process beside their native programs; prints the tables. */
+async function poolPart(missing: string[]): Promise<void> {
   const inputs = await makeInputs();
   // BENCH_TOOL_WORKER: another worker script to A/B a change in the pool
   const workerUrl = process.env.BENCH_TOOL_WORKER ? Bun.pathToFileURL(join(import.meta.dir, "..", process.env.BENCH_TOOL_WORKER)).href : undefined;
@@ -439,11 +539,7 @@ try {
     const bytes = m.c.files.reduce((sum, f) => sum + statSync(f.path).size, 0);
     console.log(`throughput: ${m.c.slug} (${m.c.input}): ${(bytes / 1e6 / (median(m.pool) / 1000)).toFixed(2)} MB/s (WASM pool median)`);
   }
-  console.log(cpu.note());
   if ((failed || !allPass) && process.env.BENCH_STRICT === "1") process.exitCode = 1;
-  if (failed) process.exitCode = 1;
-} finally {
-  await teardown.run();
 }
 
 function kb(bytes: number): string {

@@ -26,6 +26,8 @@ import { BatchZips } from "./modules/batch/zip";
 import { FileService } from "./modules/files/service";
 import { Idempotency } from "./modules/tool-runs/idempotency";
 import { HeldJobs } from "./queue/held";
+import { JobEnds } from "./queue/ends";
+import { JobTrace } from "./lib/job-trace";
 import { WorkerPool } from "./tools/pool";
 import { toolLaneLimits } from "./tools/admission";
 import { ToolRun } from "./tools/tool-run";
@@ -77,11 +79,13 @@ export async function buildServices(env: Env): Promise<Services> {
   const store = createStore({ dataDir: env.dataDir, s3: env.s3 ?? undefined });
   // The jobs this process runs: the runner holds them, and a cancel made here stops them at once.
   const held = new HeldJobs();
+  // The tool jobs' ends, handed by the executor to the requests of this process that wait for them.
+  const ends = new JobEnds();
   // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
   const engine = new Engine(store, [queueNotifications(env.publicUrl)], env.toolMaxInputBytes);
   const workflows = new WorkflowService(database.db, config, engine, notifySecrets, reads, held);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
-  const jobs = new ToolRunService(database.db, config, held, env.toolMaxInputBytes);
+  const jobs = new ToolRunService(database.db, config, held, env.toolMaxInputBytes, ends);
   const signer = new UrlSigner(`${secret}:urls`);
   // Run event streams read again when a run or step changes in any process; the poll is the fallback.
   const runEvents = new RunEventHub(database.db, env.jobPollMs * RUN_EVENT_POLL_FACTOR, log);
@@ -105,6 +109,8 @@ export async function buildServices(env: Env): Promise<Services> {
     zips: new BatchZips(database.db, store, batches),
     idempotency: new Idempotency(database.db),
     held,
+    ends,
+    trace: env.jobTrace ? new JobTrace() : null,
     batchEvents: new BatchEventHub(batches, env.jobPollMs, log),
     runEvents,
     startedAt: new Date(),
@@ -136,7 +142,7 @@ export interface Running {
 async function startWorker(s: Services) {
   if (s.env.role === "api") return null;
   const pool = new WorkerPool(s.env.toolWorkers, s.log, { startupTimeoutMs: s.env.toolStartupTimeoutMs });
-  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes });
+  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, ends: s.ends, trace: s.trace });
   const runner = new JobRunner(
     s.database.db,
     s.log,

@@ -65,6 +65,8 @@ export interface Env {
   bodyMinBytesPerSecond: number;
   /** Which proxies' X-Forwarded-For/-Proto/-Host are believed (none by default). */
   trustProxy: TrustProxy;
+  /** JOB_TRACE=1: tool calls answer with a Server-Timing header of their job's steps (bench/tools reads it). */
+  jobTrace: boolean;
 }
 
 type Source = Record<string, string | undefined>;
@@ -143,6 +145,7 @@ export function readEnv(src: Source = process.env): Env {
     // 16 KiB/s: 128 kbit/s, slower than any working connection; a 16 MiB part gets 17 min more.
     bodyMinBytesPerSecond: Math.max(1, intVar(src, "REQUEST_BODY_MIN_RATE", 16_384)),
     trustProxy: parseTrustProxy(src.TRUST_PROXY),
+    jobTrace: src.JOB_TRACE === "1",
   };
 }
 

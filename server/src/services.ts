@@ -27,6 +27,8 @@ import type { FileService } from "./modules/files/service";
 import type { BatchZips } from "./modules/batch/zip";
 import type { Idempotency } from "./modules/tool-runs/idempotency";
 import type { HeldJobs } from "./queue/held";
+import type { JobEnds } from "./queue/ends";
+import type { JobTrace } from "./lib/job-trace";
 
 export interface Services {
   env: Env;
@@ -53,6 +55,10 @@ export interface Services {
   idempotency: Idempotency;
   /** The jobs this process runs: the runner holds them, cancels stop them at once. */
   held: HeldJobs;
+  /** Tool jobs' ends, handed by the executor here to the requests of this process that wait for them. */
+  ends: JobEnds;
+  /** JOB_TRACE=1: each tool call's steps, timed for bench/tools (null when off). */
+  trace: JobTrace | null;
   batchEvents: BatchEventHub;
   runEvents: RunEventHub;
   engine: Engine;

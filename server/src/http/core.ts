@@ -50,6 +50,11 @@ export function requestIdOf(request: Request): string {
   return requestIds.get(request)?.id ?? "unknown";
 }
 
+/** When the request arrived (performance.now()), for JOB_TRACE's breakdown; undefined outside httpCore. */
+export function requestStartOf(request: Request): number | undefined {
+  return requestIds.get(request)?.start;
+}
+
 /** A request body's bytes, at most `limit` of them (413 PAYLOAD_TOO_LARGE beyond, said of `what`), read before anything parses them. */
 export async function readCappedBytes(request: Request, limit: number, what = "JSON bodies"): Promise<Uint8Array> {
   const tooLarge = () => new ServiceError("PAYLOAD_TOO_LARGE", `${what} are limited to ${limit} bytes`);

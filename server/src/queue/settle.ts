@@ -21,18 +21,19 @@ export type Ending = Pick<typeof job.$inferInsert, "status" | "progress" | "erro
 
 /**
  * Ends the job as `ending` says if this claim still owns it, and then, in the same transaction,
- * runs `then` (the kind's completion hook, an executor's own writes). Answers whether it owned it.
+ * runs `then` (the kind's completion hook, an executor's own writes). Answers the ended row once
+ * committed, or null when this claim did not own the job (nothing was written).
  */
-export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => Promise<void>): Promise<boolean> {
+export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => Promise<void>): Promise<JobRow | null> {
   return db.transaction(async (tx) => {
-    const done = await tx
+    const [done] = await tx
       .update(job)
       .set({ ...ending, finishedAt: new Date(), leaseUntil: null })
       .where(owns(row))
-      .returning({ id: job.id });
-    if (!done.length) return false;
+      .returning();
+    if (!done) return null;
     await then?.(tx);
-    return true;
+    return done;
   });
 }
 

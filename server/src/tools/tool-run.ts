@@ -20,12 +20,18 @@ import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
 import { handedBack } from "../queue/held";
+import type { JobEnds } from "../queue/ends";
+import type { JobTrace } from "../lib/job-trace";
 
 export interface ToolRunOptions {
   /** Longest run of one tool (a tool's own manifest limit can only be lower). */
   timeoutMs: number;
   /** Largest input file a server-side tool reads. */
   maxInputBytes: number;
+  /** Where a recorded end is handed to the requests of this process that wait for it. */
+  ends?: JobEnds;
+  /** JOB_TRACE=1: the job's steps are timed. */
+  trace?: JobTrace | null;
 }
 
 /** Back-off of a tool job whose outcome could not be recorded. */
@@ -33,6 +39,11 @@ const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
 
 /** How often a job retries while the object store is away (with jitter; the attempt is not counted). */
 const STORE_WAIT = { attempts: 1, baseDelayMs: 2000, maxDelayMs: 2000 };
+
+/** Output objects written at once (a split's pages): the store's latency overlaps, a remote store is not flooded. */
+const PARALLEL_PUTS = 8;
+
+type StoredFile = typeof file.$inferInsert & { storageKey: string; id: string };
 
 type Failed = Extract<ToolOutcome, { ok: false }>;
 
@@ -47,6 +58,8 @@ export class ToolRun implements KindExecutor {
   ) {}
 
   async run(row: JobRow, signal: AbortSignal): Promise<void> {
+    const trace = this.opts.trace;
+    trace?.mark(row.id, "claim");
     const maxAttempts = this.hook.maxAttempts;
     if (row.attempts > maxAttempts) {
       return this.fail(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
@@ -54,6 +67,7 @@ export class ToolRun implements KindExecutor {
     if (row.cancelRequestedAt) return this.fail(row, cancelledOutcome());
     const inputs = await this.loadInputs(row);
     if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
+    trace?.mark(row.id, "inputs");
     let lastProgress = 0;
     const outcome = await this.pool.run({
       id: `${row.id}:${row.attempts}`,
@@ -62,6 +76,7 @@ export class ToolRun implements KindExecutor {
       params: row.params,
       signal,
       timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
+      onStarted: trace ? () => trace.mark(row.id, "transfer") : undefined,
       onProgress: (fraction) => {
         // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
         if (fraction >= 1) return;
@@ -71,6 +86,7 @@ export class ToolRun implements KindExecutor {
         reportProgress(this.db, row, pct);
       },
     });
+    trace?.mark(row.id, "tool");
     // The process stops (graceful shutdown past its grace): the job waits in the queue for another
     // process, the attempt not counted and nothing recorded, so it runs (and is charged) once.
     if (!outcome.ok && handedBack(signal)) return waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server running it stopped" }, 0);
@@ -110,19 +126,14 @@ export class ToolRun implements KindExecutor {
   }
 
   private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
-    const userId = row.userId!;
-    const stored: (typeof file.$inferInsert & { storageKey: string; id: string })[] = [];
-    let owned = false;
+    const written: StoredFile[] = [];
+    let ended: JobRow | null = null;
+    let stored: StoredFile[] = [];
     try {
-      for (const out of outputs) {
-        const id = newId("f");
-        const key = `u/${userId}/${id}`;
-        const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
-        const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
-        stored.push({ id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() });
-      }
+      stored = await this.storeOutputs(row, outputs, written);
+      this.opts.trace?.mark(row.id, "outputs");
       const outputFileIds = stored.map((s) => s.id);
-      owned = await settle(this.db, row, { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null }, async (tx) => {
+      ended = await settle(this.db, row, { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null }, async (tx) => {
         await tx.insert(file).values(stored);
         await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
         await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
@@ -130,12 +141,54 @@ export class ToolRun implements KindExecutor {
     } finally {
       // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
       // transaction rolled back): no file row points at these objects, so nothing else would delete them.
-      if (!owned) await Promise.all(stored.map((s) => this.store.delete(s.storageKey)));
+      if (!ended) await Promise.all(written.map((s) => this.store.delete(s.storageKey)));
     }
+    this.handEnd(ended, stored);
+  }
+
+  /**
+   * Writes the outputs' objects, PARALLEL_PUTS at a time, and answers them in the tool's order.
+   * Each object written is added to `written` as it lands; a failure is thrown once every put in
+   * flight has ended, so `written` then lists every object there is to delete.
+   */
+  private async storeOutputs(row: JobRow, outputs: ToolOutput[], written: StoredFile[]): Promise<StoredFile[]> {
+    const stored: StoredFile[] = new Array(outputs.length);
+    let next = 0;
+    let failure: { err: unknown } | null = null;
+    const lane = async () => {
+      while (!failure && next < outputs.length) {
+        const i = next++;
+        try {
+          written.push((stored[i] = await this.storeOutput(row, outputs[i])));
+        } catch (err) {
+          failure ??= { err };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_PUTS, outputs.length) }, lane));
+    if (failure) throw (failure as { err: unknown }).err;
+    return stored;
+  }
+
+  private async storeOutput(row: JobRow, out: ToolOutput): Promise<StoredFile> {
+    const userId = row.userId!;
+    const id = newId("f");
+    const key = `u/${userId}/${id}`;
+    const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
+    const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
+    return { id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() };
   }
 
   private async fail(row: JobRow, outcome: Failed): Promise<void> {
-    await settle(this.db, row, { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message }, (tx) => this.hook.onSettled(tx, row, outcome));
+    const ended = await settle(this.db, row, { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message }, (tx) => this.hook.onSettled(tx, row, outcome));
+    this.handEnd(ended, []);
+  }
+
+  /** A committed end goes to this process's waiting requests (none when this claim did not own the job). */
+  private handEnd(ended: JobRow | null, outputs: StoredFile[]): void {
+    if (!ended) return;
+    this.opts.trace?.mark(ended.id, "commit");
+    this.opts.ends?.ended({ row: ended, outputs });
   }
 }
 

@@ -11,13 +11,15 @@ import { parseLimit } from "../../http/query";
 import type { Services } from "../../services";
 import type { Idempotency } from "./idempotency";
 import type { ToolRunService } from "./service";
+import type { JobTrace } from "../../lib/job-trace";
+import { requestStartOf } from "../../http/core";
 
 const JobIdParam = Type.Object({ jobId: Type.String({ maxLength: 100 }) });
 
 /** How long POST /api/tools/{slug} waits before answering 202 with the running job. */
 export const TOOL_WAIT_MS = 60_000;
 
-export function toolRunsModule(s: Pick<Services, "callers">, jobs: ToolRunService, idem: Idempotency, opts: { waitMs?: number } = {}) {
+export function toolRunsModule(s: Pick<Services, "callers" | "trace">, jobs: ToolRunService, idem: Idempotency, opts: { waitMs?: number } = {}) {
   const { doc, docJson } = routeDocs();
   const waitMs = opts.waitMs ?? TOOL_WAIT_MS;
   return new Elysia()
@@ -26,11 +28,22 @@ export function toolRunsModule(s: Pick<Services, "callers">, jobs: ToolRunServic
     .post(
       "/api/tools/:slug",
       async ({ caller, request, params, body, set }) => {
+        const handlerAt = s.trace ? performance.now() : 0;
         const key = request.headers.get("idempotency-key");
-        const create = async () => (await jobs.create(caller.id, { type: params.slug, fileIds: body.fileIds, params: body.params })).jobId;
+        let created = false;
+        const create = async () => {
+          created = true;
+          return (await jobs.create(caller.id, { type: params.slug, fileIds: body.fileIds, params: body.params })).jobId;
+        };
         const jobId = key ? await idem.once(caller.id, `tools:${params.slug}`, key, body, create) : await create();
-        const view = await jobs.waitFor(caller.id, jobId, waitMs);
+        if (s.trace) traceRequest(s.trace, jobId, requestStartOf(request) ?? handlerAt, handlerAt);
+        // A repeated Idempotency-Key names a job that may have ended long ago: read at once.
+        const view = await jobs.waitFor(caller.id, jobId, waitMs, created);
         if (!isTerminalJob(view.status)) set.status = 202;
+        if (s.trace) {
+          s.trace.mark(jobId, "answer");
+          set.headers["server-timing"] = s.trace.take(jobId);
+        }
         return ok(view);
       },
       {
@@ -82,4 +95,11 @@ export function toolRunsModule(s: Pick<Services, "callers">, jobs: ToolRunServic
       query: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 100 }) }),
       ...doc({ summary: "The latest job that took this file as input", tags: ["Jobs"], auth: "api", errors: ["NOT_FOUND"], data: Job }),
     });
+}
+
+/** The request's own steps, marked once its job id is known (the insert ended just now). */
+function traceRequest(trace: JobTrace, jobId: string, requestAt: number, handlerAt: number): void {
+  trace.mark(jobId, "request", requestAt);
+  trace.mark(jobId, "auth", handlerAt);
+  trace.mark(jobId, "insert");
 }

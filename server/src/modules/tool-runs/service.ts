@@ -18,6 +18,8 @@ import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, t
 import type { ConfigService } from "../../config/service";
 import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
+import { JobEnds } from "../../queue/ends";
+import { waitForJob } from "./wait";
 
 export interface JobRequest {
   type: string;
@@ -37,6 +39,8 @@ export class ToolRunService {
     private readonly held?: Pick<HeldJobs, "stop">,
     /** TOOL_MAX_INPUT_MB: no input larger than this (nor than its tool's own limit) is admitted. */
     private readonly maxInputBytes = Infinity,
+    /** Where this process's tool executor hands over the ends of the jobs it ran. */
+    private readonly ends = new JobEnds(),
   ) {
     this.pages = preparedPages<JobRow>("jobs_list", job.createdAt, job.id, (after) =>
       db
@@ -148,15 +152,11 @@ export class ToolRunService {
     return r.n;
   }
 
-  /** Polls until the job ends or `timeoutMs` passes; returns its latest state either way. */
-  async waitFor(userId: string, jobId: string, timeoutMs: number): Promise<JobView> {
-    const deadline = Date.now() + timeoutMs;
-    let delay = 25;
-    for (;;) {
-      const view = await this.get(userId, jobId);
-      if (isTerminalJob(view.status) || Date.now() >= deadline) return view;
-      await Bun.sleep(Math.min(delay, deadline - Date.now()));
-      delay = Math.min(delay * 2, 250);
-    }
+  /**
+   * Waits until the job ends or `timeoutMs` passes; answers its latest state either way (wait.ts).
+   * `fresh`: the caller just queued it, so there is nothing to read before its end.
+   */
+  waitFor(userId: string, jobId: string, timeoutMs: number, fresh = false): Promise<JobView> {
+    return waitForJob(this, this.ends, userId, jobId, timeoutMs, fresh);
   }
 }

@@ -1,13 +1,12 @@
 /** A job row as the API shows it. */
 import type { Job } from "@vektor/shared/schemas/job";
-import type { file } from "../../db/schema";
+import type { OutputFile } from "../../queue/ends";
 import type { JobRow } from "../../queue/kinds";
-type FileRow = typeof file.$inferSelect;
 
 /** The API's Job, from its schema. */
 export type JobView = Job;
 
-export function jobView(row: JobRow, outputs: FileRow[]): JobView {
+export function jobView(row: JobRow, outputs: OutputFile[]): JobView {
   const byId = new Map(outputs.map((f) => [f.id, f]));
   return {
     jobId: row.id,
