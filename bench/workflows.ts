@@ -17,7 +17,8 @@
  *              Targets (both): p50 < 10 ms, p95 < 50 ms
  *   throughput BENCH_WF_CHAIN_RUNS no-op chains at once: steps / s per worker process; target >= 200.
  *              BENCH_WF_RUNS 5-step runs at once: runs/s; PostgreSQL 2 workers vs 1: target >= 1.8x.
- *              The runs are posted with the queue stopped (PostgreSQL: no worker process up; PGlite:
+ *              The runs are posted with the queue stopped (PostgreSQL: the worker processes frozen, or with
+ *              BENCH_WF_COLD=1 none up; PGlite:
  *              its server restarted as ROLE=api on the same data), so the API queues each run's
  *              first step; then the queue starts (workers started; PGlite restarted as ROLE=all) and
  *              the clock runs from then to the last run's finishedAt: the engine's rate, not the
@@ -38,7 +39,8 @@
  *   env        BENCH_WF_RUNS (200), BENCH_WF_CHAIN_RUNS (60), BENCH_WF_LATENCY_RUNS (24 chains, half
  *              as many 5-step runs), BENCH_WF_GROUP (4), BENCH_WF_POLLS (JOB_POLL_MS values for the
  *              PostgreSQL workers, default "500,50"; PGlite runs with the first), BENCH_WF_WORKERS (worker
- *              process counts on PostgreSQL, default "1,2,4"), BENCH_WF_PGLITE=0 /
+ *              process counts on PostgreSQL, default "1,2,4"), BENCH_WF_COLD=1 (PostgreSQL's worker processes
+ *              restarted for each load phase instead of frozen with SIGSTOP while its runs are posted), BENCH_WF_PGLITE=0 /
  *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
  *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
@@ -70,6 +72,8 @@ const DELIVERIES = intEnv("BENCH_WF_DELIVERIES", 200, 2);
 const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Number(s.trim()));
 if (POLLS.length === 0 || POLLS.some((p) => !Number.isInteger(p) || p < 1)) throw new Error("BENCH_WF_POLLS must be a comma-separated list of positive integers");
 const WITH_PGLITE = process.env.BENCH_WF_PGLITE !== "0";
+/** PostgreSQL's worker processes restarted for each load phase (JIT and tool worker cold) instead of frozen while its runs are posted. */
+const COLD = process.env.BENCH_WF_COLD === "1";
 const WITH_POSTGRES = process.env.BENCH_WF_POSTGRES !== "0";
 const WORKER_COUNTS = (process.env.BENCH_WF_WORKERS ?? "1,2,4").split(",").map((s) => Number(s.trim()));
 if (WORKER_COUNTS.length === 0 || WORKER_COUNTS.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("BENCH_WF_WORKERS must be a comma-separated list of positive integers");
@@ -582,8 +586,12 @@ try {
     const p = pg;
     for (const pollMs of POLLS) {
       for (const n of WORKER_COUNTS) {
-        const queue = { start: () => c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) }).then(() => {}), stop: () => c.stopWorkers() };
-        await queue.start();
+        const launch = () => c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) }).then(() => {});
+        // Warm: the worker processes are frozen (SIGSTOP) while a load phase's runs are posted and
+        // thawed to run them, so the clock sees the processes the warm-up warmed; cold: restarted.
+        const signal = (sig: NodeJS.Signals) => async () => void c.workers.forEach((w) => process.kill(w.pid, sig));
+        const queue = COLD ? { start: launch, stop: () => c.stopWorkers() } : { start: signal("SIGCONT"), stop: signal("SIGSTOP") };
+        await launch();
         const env: Env = {
           client,
           files,
@@ -678,8 +686,8 @@ try {
   const steps = CHAIN_RUNS * CHAIN_LEN;
   console.log(
     `\nunder load: ${CHAIN_RUNS} no-op chains (${steps} steps), then ${FIVE_RUNS} 5-step runs, posted ${POST_CONCURRENCY} at a time with the queue stopped ` +
-      `(PostgreSQL: no worker process; PGlite: its server restarted as ROLE=api), clock from the queue's start (workers started; PGlite restarted as ROLE=all on the same data) ` +
-      `to the last run's finishedAt, so the engine's processes start cold. CPU: user + system of each process over the clock\n`,
+      `(PostgreSQL: ${COLD ? "no worker process" : "the warm worker processes frozen with SIGSTOP"}; PGlite: its server restarted as ROLE=api), clock from the queue's start ` +
+      `(workers ${COLD ? "started, cold" : "thawed"}; PGlite restarted as ROLE=all on the same data, cold) to the last run's finishedAt. CPU: user + system of each process over the clock\n`,
   );
   printTable(
     ["setup", "chains: posting s", "wall s", "steps/s", "no-op step: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / step: API or ROLE=all", "workers", "postgres", "SQL statements / step", "DB exec ms / step", "other processes' CPU share"],
