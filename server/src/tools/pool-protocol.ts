@@ -1,7 +1,8 @@
 /** Messages between the server's worker pool and its tool workers. */
 import type { ToolErrorCode, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 
-export type PoolRequest = { type: "run"; id: string; slug: string; inputs: ToolInput[]; params: unknown } | { type: "cancel"; id: string };
+/** `outputDir`: a host folder the tool may write outputs into (io.hostFiles tools; see RunContext.outputDir). */
+export type PoolRequest = { type: "run"; id: string; slug: string; inputs: ToolInput[]; params: unknown; outputDir?: string } | { type: "cancel"; id: string };
 
 export type PoolReply =
   | { type: "ready" }

@@ -33,6 +33,7 @@ export function serveToolWorker(runner: ToolRunner): void {
       reply({ type: "started", id: req.id });
       const outputs = await runner.execute(req.slug, req.inputs, req.params, {
         signal: controller.signal,
+        outputDir: req.outputDir,
         onProgress: (fraction, message) => reply({ type: "progress", id: req.id, fraction, message }),
       });
       const { result, transfer } = packOutputs(outputs);

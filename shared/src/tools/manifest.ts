@@ -19,6 +19,12 @@ export interface ToolManifest {
     /** How many input files one run takes (default 1..1). */
     minInputs?: number;
     maxInputs?: number;
+    /**
+     * The engine reads inputs from host files (ToolInput.path) and writes outputs to a host
+     * folder (RunContext.outputDir) when the host offers them: its memory does not grow with the
+     * file. A host that offers neither passes bytes, as to every other tool.
+     */
+    hostFiles?: boolean;
   };
   /** JSON schema (TypeBox) of the params, with defaults and limits. */
   params: TObject;
@@ -29,20 +35,35 @@ export interface ToolManifest {
 
 export interface ToolInput {
   name: string;
+  /** The file's bytes; with `path`, only its first ones (enough to tell its format). */
   bytes: Uint8Array;
   mime?: string;
+  /** A file on the host holding the whole input (io.hostFiles tools, on a host that stages inputs on disk). */
+  path?: string;
+  /** The whole input's size (given with `path`; else `bytes` is the whole input). */
+  size?: number;
 }
 
 export interface ToolOutput {
   name: string;
+  /** The output's bytes; empty when it is the host file `path`. */
   bytes: Uint8Array;
   mime: string;
+  /** A file in RunContext.outputDir holding the output, which the host reads from there. */
+  path?: string;
 }
 
 export interface RunContext {
   signal: AbortSignal;
   /** fraction in 0..1 */
   onProgress: (fraction: number, message?: string) => void;
+  /** A host folder an io.hostFiles tool writes its outputs into (absent: outputs are returned as bytes). */
+  outputDir?: string;
+}
+
+/** An input's whole size, whether its bytes are all there or it is a host file. */
+export function inputSize(input: ToolInput): number {
+  return input.size ?? input.bytes.byteLength;
 }
 
 export type ToolRun<P = Record<string, unknown>> = (inputs: ToolInput[], params: P, ctx: RunContext) => Promise<ToolOutput[]>;

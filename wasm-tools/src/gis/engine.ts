@@ -6,6 +6,9 @@
  *
  * Every operation runs alone (one at a time per worker) in a fresh folder; datasets it opened
  * are closed and its files removed when it ends, so nothing leaks from one call into the next.
+ * On a host with files (the server's workers), an input is read from a host folder mounted
+ * into that folder (NODEFS) and outputs are written to one, so neither is held in the WASM
+ * heap: GDAL streams most formats, and its memory then does not grow with the file.
  */
 
 /** The part of Emscripten's FS object the tools use. */
@@ -17,7 +20,12 @@ export interface EmscriptenFs {
   unlink(path: string): void;
   rmdir(path: string): void;
   stat(path: string): { mode: number; size: number };
+  lstat(path: string): { mode: number; size: number };
   isDir(mode: number): boolean;
+  mount(type: unknown, options: { root: string }, mountpoint: string): void;
+  unmount(mountpoint: string): void;
+  symlink(target: string, path: string): void;
+  filesystems: { NODEFS?: unknown };
 }
 
 /** The slice of the gdal3.js Emscripten module this layer calls. */
@@ -167,8 +175,10 @@ export class Gdal {
         }
         throw err;
       } finally {
+        if (!this.broken) op.closeAll();
+        // Host folders go before the tree is removed, whatever happened: removing it through them would delete host files.
+        op.unmountAll();
         if (!this.broken) {
-          op.closeAll();
           removeTree(this.module.FS, dir);
           this.fn.errorReset();
         }
@@ -215,6 +225,8 @@ export class Gdal {
 /** One operation's view of the engine: its folder, its datasets and the utilities. */
 export class Operation {
   private readonly open: Dataset[] = [];
+  /** Host folders mounted in this operation: where, and which host folder. */
+  private readonly mounts: { at: string; host: string }[] = [];
 
   constructor(
     private readonly gdal: Gdal,
@@ -234,6 +246,43 @@ export class Operation {
     }
     this.m.FS.writeFile(full, bytes);
     return full;
+  }
+
+  /**
+   * Mounts the host folder `hostDir` at `path` (relative to the operation folder; created; by
+   * default a fresh name) and returns its full path: files there are read and written on the
+   * host's disk, not in the heap. A folder mounted already answers its mount. Needs a host with
+   * files (NODEFS, the server's workers).
+   */
+  mountHost(hostDir: string, path = `host${this.mounts.length}`): string {
+    const host = hostDir.replace(/\/+$/, "");
+    const known = this.mounts.find((m) => m.host === host);
+    if (known) return known.at;
+    const nodefs = this.m.FS.filesystems.NODEFS;
+    if (!nodefs) throw new Error("this engine cannot mount host folders (no NODEFS)");
+    const full = this.mkdir(path);
+    this.m.FS.mount(nodefs, { root: host }, full);
+    this.mounts.push({ at: full, host });
+    return full;
+  }
+
+  /** The host path of `fullPath` when it is in a mounted host folder, else null (it is in the heap). */
+  hostPath(fullPath: string): string | null {
+    const mount = this.mounts.find((m) => fullPath.startsWith(`${m.at}/`));
+    return mount ? `${mount.host}${fullPath.slice(mount.at.length)}` : null;
+  }
+
+  /** `link` (relative) points at `target` (a full path, e.g. in a host mount): a staged name for a host file. */
+  link(link: string, target: string): string {
+    const full = `${this.dir}/${link}`;
+    this.mkdir(link.split("/").slice(0, -1).join("/"));
+    this.m.FS.symlink(target, full);
+    return full;
+  }
+
+  /** @internal unmounts the host folders (end of operation, after closeAll). */
+  unmountAll(): void {
+    while (this.mounts.length) this.m.FS.unmount(this.mounts.pop()!.at);
   }
 
   /** Creates a folder (relative to the operation folder) and returns its full path. */
@@ -441,9 +490,15 @@ function exists(fs: EmscriptenFs, path: string): boolean {
   }
 }
 
+/** Removes a file or folder tree; a link is removed, not followed (staged inputs link to host files). */
 function removeTree(fs: EmscriptenFs, path: string): void {
-  if (!exists(fs, path)) return;
-  if (!fs.isDir(fs.stat(path).mode)) {
+  let mode: number;
+  try {
+    mode = fs.lstat(path).mode;
+  } catch {
+    return;
+  }
+  if (!fs.isDir(mode)) {
     fs.unlink(path);
     return;
   }

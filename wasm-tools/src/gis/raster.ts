@@ -7,6 +7,7 @@ import { errorMessage } from "../runtime/context";
 import { summariseCrs, type CrsSummary } from "./crs";
 import { GdalError, type Dataset, type Operation } from "./engine";
 import { detectFormat } from "./formats";
+import { wholeInput } from "./host-files";
 import { assertCompleteTiff } from "./tiff";
 
 /** One band, as the tools report it. */
@@ -55,8 +56,10 @@ export interface OpenedRaster {
 }
 
 /** Checks, stages and opens a GeoTIFF input. */
-export function openRaster(op: Operation, input: ToolInput, purpose: string): OpenedRaster {
-  detectFormat(input, ["geotiff"] as const, purpose);
+export function openRaster(op: Operation, given: ToolInput, purpose: string): OpenedRaster {
+  detectFormat(given, ["geotiff"] as const, purpose);
+  // The TIFF check reads the whole file: a GeoTIFF is held in memory (rasters are rarely the big inputs).
+  const input = wholeInput(op, given);
   assertCompleteTiff(input);
   const path = op.write("in/input.tif", input.bytes);
   const explain = (message: string) => message.replaceAll(path, input.name).replaceAll(`${op.dir}/`, "").trim();

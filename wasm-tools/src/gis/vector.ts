@@ -4,11 +4,12 @@
  * are summarised (features, geometry, fields, extent, CRS); outputs are written per format
  * rules (one file per layer where a format holds one, shapefiles split by geometry and zipped).
  */
-import { ToolError, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
+import { inputSize, ToolError, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
 import { errorMessage, output, stem } from "../runtime/context";
 import { unzipShapefiles, zipFiles } from "./archive";
 import { summariseCrs, type CrsSummary, type InfoCrs } from "./crs";
 import { GdalError, type Dataset, type Operation } from "./engine";
+import { fileOutput, outputFolder, stageInput, wholeInput } from "./host-files";
 import { CSV_OPEN_OPTIONS, detectFormat, safeName, VECTOR_DRIVERS, type VectorFormat } from "./formats";
 
 /** One field of a layer. */
@@ -72,14 +73,15 @@ const STAGED_EXT: Record<Exclude<VectorFormat, "shapefile-zip">, string> = {
  */
 export function assertCompleteSqlite(input: ToolInput): void {
   const b = input.bytes;
-  if (b.length < 100) throw new ToolError("INPUT_INVALID", `"${input.name}" is truncated: it ends inside the GeoPackage (SQLite) header`);
+  const size = inputSize(input);
+  if (size < 100) throw new ToolError("INPUT_INVALID", `"${input.name}" is truncated: it ends inside the GeoPackage (SQLite) header`);
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const raw = view.getUint16(16);
   const pageSize = raw === 1 ? 65536 : raw;
   const pages = view.getUint32(28);
   const validFor = view.getUint32(24) === view.getUint32(92); // the page count is only kept up to date by SQLite >= 3.7.0
-  if (validFor && pages > 0 && b.length < pageSize * pages) {
-    throw new ToolError("INPUT_INVALID", `"${input.name}" is truncated: its header says ${pages * pageSize} bytes, the file has ${b.length}`);
+  if (validFor && pages > 0 && size < pageSize * pages) {
+    throw new ToolError("INPUT_INVALID", `"${input.name}" is truncated: its header says ${pages * pageSize} bytes, the file has ${size}`);
   }
 }
 
@@ -93,11 +95,11 @@ export function openVector(op: Operation, input: ToolInput, accepted: readonly V
   const base = safeName(stem(input.name));
   let path: string;
   if (format === "shapefile-zip") {
-    for (const [name, bytes] of unzipShapefiles(input)) op.write(`in/${name}`, bytes);
+    for (const [name, bytes] of unzipShapefiles(wholeInput(op, input))) op.write(`in/${name}`, bytes);
     path = `${op.dir}/in`;
   } else {
     if (format === "gpkg") assertCompleteSqlite(input);
-    path = op.write(`in/${base}.${STAGED_EXT[format]}`, input.bytes);
+    path = stageInput(op, input, `in/${base}.${STAGED_EXT[format]}`);
   }
   const explain = (message: string) => message.replaceAll(path, input.name).replaceAll(`${op.dir}/`, "").trim();
   let dataset: Dataset;
@@ -209,6 +211,8 @@ export interface WriteRequest {
   csvGeometry?: "wkt" | "xy";
   /** A tool's own reading of a GDAL failure (e.g. a transformation that has no answer); INPUT_INVALID otherwise. */
   onFailure?: (message: string) => ToolError | undefined;
+  /** The host folder outputs are written to (RunContext.outputDir); absent: they come back as bytes. */
+  outputDir?: string;
 }
 
 /** Writes the selected layers in the target format and returns the output files. */
@@ -225,7 +229,7 @@ export function writeVector(op: Operation, opened: OpenedVector, request: WriteR
       throw request.onFailure?.(message) ?? new ToolError("INPUT_INVALID", `"${opened.input.name}" could not be written as ${driver.title}: ${message}`);
     }
   };
-  const out = op.mkdir("out");
+  const out = outputFolder(op, request.outputDir);
 
   if (target === "shapefile-zip") {
     for (const layer of layers) {
@@ -238,7 +242,7 @@ export function writeVector(op: Operation, opened: OpenedVector, request: WriteR
   if (driver.multiLayer) {
     const dest = `${out}/${safeName(outputStem)}.${driver.ext}`;
     translate(dest, layers.map((l) => l.name));
-    return [output(`${outputStem}.${driver.ext}`, target, op.read(dest))];
+    return [fileOutput(op, dest, `${outputStem}.${driver.ext}`, target)];
   }
 
   const extra: string[] = [];
@@ -251,7 +255,7 @@ export function writeVector(op: Operation, opened: OpenedVector, request: WriteR
     const name = layers.length === 1 ? `${outputStem}.${driver.ext}` : `${outputStem}-${safeName(layer.name, `layer${i + 1}`)}.${driver.ext}`;
     const dest = `${out}/${i}.${driver.ext}`;
     translate(dest, [...extra, "-nln", layer.name, layer.name]);
-    return output(name, target, op.read(dest));
+    return fileOutput(op, dest, name, target);
   });
 }
 

@@ -3,7 +3,7 @@
  * checked for emptiness and size, cancellation honoured, and every failure turned into a
  * ToolError with a code the job record can show.
  */
-import { ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
+import { inputSize, ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
 import { getTool, type ToolEntry } from "../registry";
 import { errorMessage } from "./context";
 import { checkParams } from "./params";
@@ -37,16 +37,19 @@ export async function executeEntry(entry: ToolEntry, inputs: ToolInput[], params
     throw new ToolError("INPUT_INVALID", `${manifest.title} takes ${describeCount(min, max)}; ${inputs.length} were given`);
   }
   for (const input of inputs) {
-    if (input.bytes.byteLength === 0) throw new ToolError("INPUT_EMPTY", `Input "${input.name}" is empty (0 bytes)`);
+    // Bytes that are only the file's head would be read as the whole file by any other tool.
+    if (input.path && !manifest.io.hostFiles) throw new ToolError("TOOL_FAILED", `${slug} reads its inputs as bytes; the host gave "${input.name}" as a file`);
+    const size = inputSize(input);
+    if (size === 0) throw new ToolError("INPUT_EMPTY", `Input "${input.name}" is empty (0 bytes)`);
     const limit = manifest.limits?.maxInputBytes;
-    if (limit !== undefined && input.bytes.byteLength > limit) {
-      throw new ToolError("INPUT_TOO_LARGE", `Input "${input.name}" is ${input.bytes.byteLength} bytes; ${manifest.slug} accepts at most ${limit}`);
+    if (limit !== undefined && size > limit) {
+      throw new ToolError("INPUT_TOO_LARGE", `Input "${input.name}" is ${size} bytes; ${manifest.slug} accepts at most ${limit}`);
     }
   }
 
   const running = (async () => {
     const { run } = await entry.load();
-    return run(inputs, checked.params, { signal, onProgress });
+    return run(inputs, checked.params, { signal, onProgress, ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}) });
   })();
   let outputs: ToolOutput[];
   try {

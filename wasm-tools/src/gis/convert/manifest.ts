@@ -25,8 +25,10 @@ export const manifest = {
   title: "Convert GIS vector data",
   description:
     "Converts vector data between GeoJSON, GeoPackage, Shapefile (ZIP), KML, CSV (WKT or x/y columns), FlatGeobuf and DXF, keeping attributes and the coordinate system where the target can hold them. Formats with one layer per file (GeoJSON, CSV, FlatGeobuf, DXF) give one file per layer; a shapefile layer mixing points, lines and polygons is split into one shapefile per geometry kind.",
-  io: { accepts: [...VECTOR_FORMATS], produces: [...VECTOR_FORMATS] },
+  io: { accepts: [...VECTOR_FORMATS], produces: [...VECTOR_FORMATS], hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 180_000 },
+  // Inputs and outputs stream through host files where the host has them (the server); a
+  // GeoTIFF or a zipped shapefile is still read whole. 2 GB: the engine's 32-bit file offsets.
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000 },
 } satisfies ToolManifest;

@@ -12,8 +12,10 @@ export const manifest = {
   title: "GIS file info",
   description:
     "Reports what a GIS file holds, as JSON. Vector data: driver, layers with feature counts, declared and present geometry types, fields, extent and coordinate system (with its EPSG code when known). GeoTIFF: size, bands and their data types, geotransform, corner coordinates and coordinate system.",
-  io: { accepts: [...VECTOR_FORMATS, "geotiff"], produces: ["json"] },
+  io: { accepts: [...VECTOR_FORMATS, "geotiff"], produces: ["json"], hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 60_000 },
+  // Inputs and outputs stream through host files where the host has them (the server); a
+  // GeoTIFF or a zipped shapefile is still read whole. 2 GB: the engine's 32-bit file offsets.
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 600_000 },
 } satisfies ToolManifest;

@@ -29,8 +29,10 @@ export const manifest = {
   title: "Reproject GIS data",
   description:
     "Transforms the coordinates of vector data (GeoJSON, GeoPackage, Shapefile ZIP, CSV, FlatGeobuf, DXF) or a GeoTIFF into another coordinate reference system given by its EPSG code, keeping the format. Data without a coordinate system needs the source EPSG code.",
-  io: { accepts: [...REPROJECT_FORMATS], produces: [...REPROJECT_FORMATS] },
+  io: { accepts: [...REPROJECT_FORMATS], produces: [...REPROJECT_FORMATS], hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 180_000 },
+  // Inputs and outputs stream through host files where the host has them (the server); a
+  // GeoTIFF or a zipped shapefile is still read whole. 2 GB: the engine's 32-bit file offsets.
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000 },
 } satisfies ToolManifest;

@@ -18,7 +18,7 @@ export const run: ToolRun<Params> = async ([input], params, ctx) =>
     }
     const format = detectFormat(input, REPROJECT_FORMATS, PURPOSE);
     ctx.onProgress(0.1, "transforming");
-    return format === "geotiff" ? reprojectRaster(op, input, params) : reprojectVector(op, input, format, params);
+    return format === "geotiff" ? reprojectRaster(op, input, params) : reprojectVector(op, input, format, params, ctx.outputDir);
   });
 
 const sourceArgs = (from: number | undefined) => (from === undefined ? [] : ["-s_srs", `EPSG:${from}`]);
@@ -27,7 +27,7 @@ function noCrs(input: ToolInput, what: string): ToolError {
   return new ToolError("PARAMS_INVALID", `from: "${input.name}" has no coordinate reference system${what}; give the source EPSG code as from (e.g. 4326 for longitude/latitude)`);
 }
 
-function reprojectVector(op: Operation, input: ToolInput, format: VectorFormat, params: Params): ToolOutput[] {
+function reprojectVector(op: Operation, input: ToolInput, format: VectorFormat, params: Params, outputDir: string | undefined): ToolOutput[] {
   const opened = openVector(op, input, [format], PURPOSE);
   const layers = selectLayers(opened, undefined);
   const bare = layers.find((l) => l.geometryType !== null && l.crs === null);
@@ -39,6 +39,7 @@ function reprojectVector(op: Operation, input: ToolInput, format: VectorFormat, 
     args: [...sourceArgs(params.from), "-t_srs", `EPSG:${to}`],
     outputStem: `${stem(input.name)}-epsg${to}`,
     csvGeometry: format === "csv" ? csvGeometryStyle(input.bytes) : undefined,
+    outputDir,
     onFailure: (message) =>
       isTransformFailure(message)
         ? new ToolError("INPUT_INVALID", `The coordinates of "${input.name}" could not be transformed to EPSG:${to}: ${message}`)

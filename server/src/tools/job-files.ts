@@ -1,0 +1,61 @@
+/**
+ * A tool job's folder on the host's disk, for tools that read and write host files (manifest
+ * io.hostFiles): each input is streamed from the store into `in/<n>/<name>` and the tool gets its
+ * path and first bytes; outputs land in `out/` and are streamed to the store from there. So
+ * neither this process nor the tool worker holds a whole file. The folder goes when the job ends.
+ */
+import { mkdir, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+import { randomBase62 } from "../lib/ids";
+
+/** The first bytes a tool gets of a staged input: enough to tell any format the tools read. */
+const HEAD_BYTES = 64 * 1024;
+
+export class JobFiles {
+  private staged = 0;
+
+  private constructor(readonly dir: string) {}
+
+  /** A fresh folder under `root` for the job `key`. */
+  static async create(root: string, key: string): Promise<JobFiles> {
+    const dir = resolve(root, `job-${key.replace(/[^A-Za-z0-9_-]/g, "_")}-${randomBase62(8)}`);
+    await mkdir(join(dir, "out"), { recursive: true });
+    return new JobFiles(dir);
+  }
+
+  /** Where the tool writes its outputs. */
+  get outputDir(): string {
+    return join(this.dir, "out");
+  }
+
+  /** Streams `body` to disk under the input's own name; answers the input as the tool gets it. */
+  async stage(input: { name: string; mime?: string; size: number }, body: ReadableStream<Uint8Array>): Promise<ToolInput> {
+    // A folder per input: two inputs of one name do not meet, and each folder is mounted alone.
+    const folder = join(this.dir, "in", String(this.staged++));
+    await mkdir(folder, { recursive: true });
+    const path = join(folder, input.name.replace(/[/\\\0]/g, "_") || "input");
+    await Bun.write(path, new Response(body));
+    const bytes = await Bun.file(path).slice(0, HEAD_BYTES).bytes();
+    return { name: input.name, mime: input.mime, bytes, path, size: input.size };
+  }
+
+  /**
+   * An output's bytes as a stream: from its file in the output folder, else the bytes it carries.
+   * A path outside the output folder is refused: the worker names it, and only that folder is the job's.
+   */
+  body(out: ToolOutput): ReadableStream<Uint8Array> {
+    if (!out.path) return bytesBody(out);
+    if (!resolve(out.path).startsWith(`${this.outputDir}/`)) throw new Error(`The tool named an output outside its folder: ${out.path}`);
+    return Bun.file(out.path).stream();
+  }
+
+  remove(): Promise<void> {
+    return rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** An output's bytes as a stream, for a job without a folder (its outputs carry their bytes). */
+export function bytesBody(out: ToolOutput): ReadableStream<Uint8Array> {
+  return new Response(out.bytes as Uint8Array<ArrayBuffer>).body!;
+}
