@@ -142,7 +142,7 @@ export interface Running {
 async function startWorker(s: Services) {
   if (s.env.role === "api") return null;
   const pool = new WorkerPool(s.env.toolWorkers, s.log, { startupTimeoutMs: s.env.toolStartupTimeoutMs });
-  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, ends: s.ends, trace: s.trace });
+  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, scratchDir: join(s.env.dataDir, "tmp"), ends: s.ends, trace: s.trace });
   const runner = new JobRunner(
     s.database.db,
     s.log,
