@@ -154,6 +154,8 @@ async function browserE2e(paths: string[]): Promise<void> {
 
 aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg));
 
+// The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
+const ON_POSTGRES = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts"];
 const only = process.argv.slice(2).filter((p) => !isE2e(p) && !isWeb(p));
 const e2eArgs = process.argv.slice(2).filter(isE2e);
 const webArgs = process.argv.slice(2).filter(isWeb);
@@ -163,17 +165,17 @@ if (process.argv.length === 2) typecheck();
 if (process.argv.length === 2 || webArgs.length > 0) await webTest(webArgs);
 if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
 
-const pg = e2eOnly ? null : await startPostgres();
+// Named paths with none of them in the PostgreSQL set: nothing to run there.
+const pgNone = only.length > 0 && !only.some((p) => ON_POSTGRES.some((dir) => p.startsWith(dir)));
+const pg = e2eOnly || pgNone ? null : await startPostgres();
 if (pg) {
   try {
-    // The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
-    const onPostgres = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts"];
-    const serverOnly = only.filter((p) => onPostgres.some((dir) => p.startsWith(dir)));
-    await bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : onPostgres, { TEST_DATABASE_URL: pg.url });
+    const serverOnly = only.filter((p) => ON_POSTGRES.some((dir) => p.startsWith(dir)));
+    await bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : ON_POSTGRES, { TEST_DATABASE_URL: pg.url });
   } finally {
     pg.stop();
   }
-} else if (!e2eOnly) {
+} else if (!e2eOnly && !pgNone) {
   console.error("[test] could not start PostgreSQL: the Postgres run counts as failed");
   totals.failed += 1;
 }

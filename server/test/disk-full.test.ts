@@ -5,25 +5,18 @@
  * and everything works again once space is freed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectApiError, startTestServer, waitFor, type TestServer } from "./harness";
 import { makePdf, noise, sha256Hex } from "./fixtures";
+import { smallDisk } from "./small-disk";
 
-const MOUNT_MB = 12;
 const root = mkdtempSync(join(tmpdir(), "vektor-diskfull-"));
 const objects = join(root, "objects");
-mkdirSync(objects);
-
-/** Mounts the small tmpfs; the reason it could not, or null. */
-function mountSmallDisk(): string | null {
-  if (process.platform !== "linux") return "tmpfs mounts need Linux";
-  const res = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${MOUNT_MB}m`, "tmpfs", objects], { encoding: "utf8" });
-  return res.status === 0 ? null : `cannot mount a tmpfs here (${(res.stderr || res.error?.message || "").trim()}): run the tests as root to include the full-disk tests`;
-}
-const skipReason = mountSmallDisk();
+const disk = smallDisk(objects, 12);
+const { skipReason, freeBytes } = disk;
+const fillDisk = disk.fill;
 if (skipReason) console.warn(`[disk-full] skipped: ${skipReason}`);
 
 let srv: TestServer;
@@ -33,34 +26,15 @@ beforeAll(async () => {
   await (await srv.admin()).admin.setConfig("platform_configs", { "upload.multipart_threshold_mb": 5, "upload.part_size_mb": 5 });
 });
 afterAll(async () => {
-  if (skipReason) return rmSync(root, { recursive: true, force: true });
-  spawnSync("umount", ["-l", objects]);
-  await srv.close().catch(() => {});
+  disk.unmount();
+  if (!skipReason) await srv.close().catch(() => {});
   rmSync(root, { recursive: true, force: true });
 });
 
 type Presigned = { fileId: string; uploadUrl: string; uploadId?: string; partSize?: number };
 
-const freeBytes = () => {
-  const s = statfsSync(objects);
-  return s.bavail * s.bsize;
-};
 /** Files left under .tmp (partial single uploads). */
 const tempFiles = () => readdirSync(join(objects, ".tmp")).length;
-
-/** Fills the disk, up to `leave` bytes, with one file the test removes again. */
-function fillDisk(leave = 0): string {
-  const filler = join(objects, "filler");
-  writeFileSync(filler, new Uint8Array(0));
-  const chunk = new Uint8Array(64 * 1024);
-  try {
-    while (freeBytes() > leave + chunk.length) writeFileSync(filler, chunk, { flag: "a" });
-    if (leave === 0) for (;;) writeFileSync(filler, chunk.subarray(0, 4096), { flag: "a" });
-  } catch (e) {
-    if ((e as { code?: string }).code !== "ENOSPC") throw e;
-  }
-  return filler;
-}
 
 /** The space taken by a removed file comes back once every handle on it is closed (the hashing thread closes its own a moment later). */
 const freeAgain = (bytes: number) => waitFor("the space to be free again", freeBytes, (free) => free >= bytes, 10_000);
@@ -90,7 +64,7 @@ describe.skipIf(skipReason !== null)("a full disk under DATA_DIR", () => {
     expect(await c.files.confirm(p.fileId)).toMatchObject({ status: "UPLOADED", checksum: sha256Hex(bytes) });
   });
 
-  test("a multipart part that meets ENOSPC is 507 STORAGE_FULL; an abort frees the space", async () => {
+  test("a multipart part that meets ENOSPC is 507 STORAGE_FULL and gives back what it wrote at once; an abort frees the rest", async () => {
     const c = await srv.user();
     const bytes = noise(12 * 1024 * 1024, 5);
     const before = freeBytes();
@@ -101,9 +75,12 @@ describe.skipIf(skipReason !== null)("a full disk under DATA_DIR", () => {
       return fetch(url, { method: "PUT", body: bytes.subarray((n - 1) * p.partSize!, n * p.partSize!) });
     };
     expect((await part(1)).status).toBe(200);
+    const afterFirst = freeBytes();
     const full = await part(2); // 5 MiB more than the 3 left
     expect(full.status).toBe(507);
     expect(await full.json()).toMatchObject({ ok: false, error: { code: "STORAGE_FULL" } });
+    // The 3 MiB the failed part did write are not held until the upload ends.
+    await waitFor("the failed part's bytes to be given back", freeBytes, (free) => free >= afterFirst - 256 * 1024, 10_000);
     // The failed part does not count: completing with it is refused, not a 500.
     await expectApiError(() => c.t.call("POST", "/api/files/multipart/complete", { fileId: p.fileId, uploadId: p.uploadId, parts: [{ partNumber: 1, etag: "x" }, { partNumber: 2, etag: "y" }] }), "VALIDATION_ERROR", 400);
     await c.t.call("POST", "/api/files/multipart/abort", { fileId: p.fileId, uploadId: p.uploadId });

@@ -9,12 +9,12 @@
  * `part-<n>.json` record per finished part ({ size, partSize, etag }).
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FollowHasher } from "./follow-hash";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
 import { ByteMeter } from "./meter";
-import { writeRequestAt } from "./native-write";
+import { punchHole, writeRequestAt } from "./native-write";
 import { bodyStream, declaredLength } from "./request-body";
 import { PartHashes } from "./part-hash";
 import { StorageError, type PartReceipt } from "./types";
@@ -177,6 +177,7 @@ export class LocalMultipart {
     } catch (err) {
       // The folder vanished underneath us: the upload was aborted or completed meanwhile.
       if (isMissing(err)) throw unknownUpload(uploadId);
+      if (isDiskFull(err)) await releasePart(data, partNumber, partSize);
       throw err;
     }
   }
@@ -218,6 +219,25 @@ export class LocalMultipart {
     }
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function isDiskFull(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | null, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === "ENOSPC" || e.code === "EDQUOT") return true;
+  }
+  return false;
+}
+
+/**
+ * Frees what a part that met a full disk had written, so the space comes back at once instead of
+ * when the upload ends. Its range is punched out of the sparse file; where the filesystem cannot
+ * do that, a part at the end of the file is cut off (nothing of another part lies past it).
+ */
+async function releasePart(data: string, partNumber: number, partSize: number): Promise<void> {
+  const offset = (partNumber - 1) * partSize;
+  if (punchHole(data, offset, partSize)) return;
+  const size = await stat(data).then((s) => s.size, () => 0);
+  if (size > offset && size <= offset + partSize) await truncate(data, offset).catch(() => {});
 }
 
 function partTooLong(partNumber: number, partSize: number): StorageError {
