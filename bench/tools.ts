@@ -26,7 +26,8 @@
  *             input label), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_TOOL_WORKER (a worker script
  *             relative to the repo, to A/B a change in the pool), BENCH_TOOLS_PARTS (pool,api:
  *             which parts run; default both), BENCH_TOOLS_DBS (pglite,postgres: the API part's
- *             databases; default both)
+ *             databases; default both), BENCH_TOOLS_BIG=1 (the big-file mode instead:
+ *             bench/tools-big/run.ts, sized by BIG_MB)
  */
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -39,6 +40,12 @@ import { Teardown } from "./lib/teardown";
 import { CpuWatch, fixed, median, printTable } from "./lib/table";
 import { CALL_HEADERS, callRows, measureCalls, overheadOf, type CallCase, type CallFile, type CallResult } from "./lib/tool-calls";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
+
+// BENCH_TOOLS_BIG=1: the big-file mode instead (real-sized inputs through the API; BIG_MB sizes them).
+if (process.env.BENCH_TOOLS_BIG === "1") {
+  await import("./tools-big/run");
+  process.exit(0);
+}
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const RUNS_ENV = process.env.BENCH_RUNS ? Number(process.env.BENCH_RUNS) : null;

@@ -89,6 +89,9 @@ const GLOBAL_CONFIG: Record<string, string> = {
   GDAL_CACHEMAX: "128",
   CPL_TMPDIR: "/tmp",
   OGR_GEOJSON_MAX_OBJ_SIZE: "0", // no cap on one GeoJSON object's size
+  // ogr2ogr's Arrow path reads a GeoPackage of thousands of features on a worker thread, which
+  // this build cannot start ("Cannot start worker thread"): the row-by-row path works everywhere.
+  OGR2OGR_USE_ARROW_API: "NO",
 };
 
 type Fn = (...args: (number | string | null)[]) => unknown;

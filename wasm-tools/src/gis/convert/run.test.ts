@@ -144,6 +144,12 @@ describe("gis.convert", () => {
     }
   }, 60_000);
 
+  test("a GeoPackage of 20,000 features converts back (ogr2ogr's threaded Arrow reader is off in this build)", async () => {
+    const [gpkg] = await convert("gpkg", inputOf("many.geojson", featureCollection(manyFeatures(20_000))));
+    const [back] = await convert("geojson", [{ name: gpkg.name, bytes: gpkg.bytes }]);
+    expect((JSON.parse(new TextDecoder().decode(back.bytes)) as { features: unknown[] }).features.length).toBe(20_000);
+  }, 60_000);
+
   test("outputs are byte-for-byte the same on every run (GeoPackage and DBF dates are fixed)", async () => {
     for (const to of ["gpkg", "shapefile-zip", "flatgeobuf", "kml", "dxf", "csv", "geojson"]) {
       const [a] = await convert(to);
