@@ -45,7 +45,9 @@ function pump(stream: ReadableStream<Uint8Array>, tag: string, onLine: (line: st
 }
 
 function spawn(role: string, env: Record<string, string>, ready: (line: string) => boolean): { p: Proc; started: Promise<void> } {
-  const proc = Bun.spawn([process.execPath, process.env.BENCH_SERVER_ENTRY ?? "server/src/main.ts"], { cwd: REPO, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  // BENCH_SERVER_PROF=<dir>: each process writes its CPU profile there when it stops (as bench/lib/server.ts)
+  const prof = process.env.BENCH_SERVER_PROF ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`, `--cpu-prof-name=${role}.cpuprofile`] : [];
+  const proc = Bun.spawn([process.execPath, ...prof, process.env.BENCH_SERVER_ENTRY ?? "server/src/main.ts"], { cwd: REPO, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   live.add(proc);
   let markReady!: () => void;
   const started = new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@
 import type { Services } from "./services";
 import { approvalTimeoutHandler, workflowStepHandler } from "./workflows/step-jobs";
 import { JobHandlers } from "./queue/registry";
-import type { JobData } from "./queue/kinds";
+import type { JobData, JobRow } from "./queue/kinds";
 import { retentionHandler } from "./modules/files/retention";
 import { scheduleDispatchHandler, scheduleFireHandler } from "./workflows/triggers/schedule";
 import { watchFireHandler } from "./workflows/triggers/watch";
@@ -21,9 +21,11 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
       maxAttempts: 5,
       // A workflow's tool job ends its step (and starts the next ones) where its outcome is recorded.
       async onSettled(tx, row) {
-        const data = row.data as JobData["tool.run"] | null;
-        if (data?.runId && data.stepId) await s.engine.onToolJobSettled(tx, data.runId, data.stepId);
+        const step = stepOf(row);
+        if (step) await s.engine.onToolJobSettled(tx, step.runId, step.stepId);
       },
+      // Only a workflow's: every other tool job (a call, a batch item) is recorded in one statement.
+      writesOnSettled: (row) => stepOf(row) !== null,
     },
     retentionHandler(s.files),
     workflowStepHandler(deps),
@@ -34,4 +36,10 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
     notifyWebhookHandler(notifyDeps),
     notifyEmailHandler(notifyDeps),
   ]);
+}
+
+/** The workflow step whose tool job this is, or null for a job of its own (a tool call, a batch item). */
+function stepOf(row: JobRow): { runId: string; stepId: string } | null {
+  const data = row.data as JobData["tool.run"] | null;
+  return data?.runId && data.stepId ? { runId: data.runId, stepId: data.stepId } : null;
 }

@@ -54,6 +54,11 @@ export interface ToolRunHandler {
   maxAttempts: number;
   /** In the transaction that records the outcome: a workflow step's successors are queued here. */
   onSettled(tx: Tx, row: JobRow, outcome: ToolOutcome): Promise<void>;
+  /**
+   * Whether onSettled writes anything for this job. When it says no, the outcome is recorded in
+   * one statement without a transaction around it (settle.ts settleAtOnce); unsaid: it may.
+   */
+  writesOnSettled?(row: JobRow): boolean;
 }
 
 /**

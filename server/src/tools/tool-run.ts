@@ -5,22 +5,20 @@
  * onSettled hook (a workflow step's successors start there). Objects written for an outcome that
  * could not be recorded are deleted, so nothing is orphaned.
  */
-import { tmpdir } from "node:os";
 import { candidateFormats } from "@vektor/shared/formats";
 import { sizeProblem } from "@vektor/shared/tools/limits";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { getTool } from "@vektor/wasm-tools";
-import { inArray } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
 import { backoffMs, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
-import { reportProgress, retryLater, settle, waitOutOutage } from "../queue/settle";
+import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type Done, type Ending } from "../queue/settle";
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
-import { bytesBody, JobFiles } from "./job-files";
 import { handedBack } from "../queue/held";
 import type { JobEnds } from "../queue/ends";
 import type { JobTrace } from "../lib/job-trace";
@@ -30,8 +28,6 @@ export interface ToolRunOptions {
   timeoutMs: number;
   /** Largest input file a server-side tool reads. */
   maxInputBytes: number;
-  /** Where the job folders of tools that read and write host files go (io.hostFiles; default: the system's temp folder). */
-  scratchDir?: string;
   /** Where a recorded end is handed to the requests of this process that wait for it. */
   ends?: JobEnds;
   /** JOB_TRACE=1: the job's steps are timed. */
@@ -47,7 +43,23 @@ const STORE_WAIT = { attempts: 1, baseDelayMs: 2000, maxDelayMs: 2000 };
 /** Output objects written at once (a split's pages): the store's latency overlaps, a remote store is not flooded. */
 const PARALLEL_PUTS = 8;
 
-type StoredFile = typeof file.$inferInsert & { storageKey: string; id: string };
+/** The columns an output file's row is written with (the others keep their defaults). */
+const OUTPUT_COLUMNS = {
+  id: file.id,
+  userId: file.userId,
+  filename: file.filename,
+  mime: file.mime,
+  size: file.size,
+  checksum: file.checksum,
+  status: file.status,
+  format: file.format,
+  storageKey: file.storageKey,
+  jobId: file.jobId,
+  sourceFileId: file.sourceFileId,
+  uploadedAt: file.uploadedAt,
+};
+
+type StoredFile = Required<Pick<typeof file.$inferInsert, keyof typeof OUTPUT_COLUMNS>>;
 
 type Failed = Extract<ToolOutcome, { ok: false }>;
 
@@ -61,17 +73,7 @@ export class ToolRun implements KindExecutor {
     private readonly opts: ToolRunOptions,
   ) {}
 
-  /** Runs the job; a tool that reads and writes host files gets a job folder for it, removed at the end. */
   async run(row: JobRow, signal: AbortSignal): Promise<void> {
-    const files = getTool(row.type)?.manifest.io.hostFiles ? await JobFiles.create(this.opts.scratchDir ?? tmpdir(), row.id) : null;
-    try {
-      await this.runWith(row, signal, files);
-    } finally {
-      await files?.remove();
-    }
-  }
-
-  private async runWith(row: JobRow, signal: AbortSignal, files: JobFiles | null): Promise<void> {
     const trace = this.opts.trace;
     trace?.mark(row.id, "claim");
     const maxAttempts = this.hook.maxAttempts;
@@ -79,7 +81,7 @@ export class ToolRun implements KindExecutor {
       return this.fail(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
     }
     if (row.cancelRequestedAt) return this.fail(row, cancelledOutcome());
-    const inputs = await this.loadInputs(row, files);
+    const inputs = await this.loadInputs(row);
     if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
     trace?.mark(row.id, "inputs");
     let lastProgress = 0;
@@ -88,7 +90,6 @@ export class ToolRun implements KindExecutor {
       slug: row.type,
       inputs,
       params: row.params,
-      outputDir: files?.outputDir,
       signal,
       timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
       onStarted: trace ? () => trace.mark(row.id, "transfer") : undefined,
@@ -107,7 +108,7 @@ export class ToolRun implements KindExecutor {
     if (!outcome.ok && handedBack(signal)) return waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server running it stopped" }, 0);
     if (!outcome.ok) return this.fail(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
     if (outcome.outputs.length === 0) return this.fail(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
-    await this.succeed(row, outcome.outputs, files);
+    await this.succeed(row, outcome.outputs);
   }
 
   /**
@@ -123,8 +124,7 @@ export class ToolRun implements KindExecutor {
     return this.fail(row, { ok: false, error: failure, cancelled: false });
   }
 
-  /** The inputs as bytes, or staged in the job's folder (streamed, never whole in memory) when it has one. */
-  private async loadInputs(row: JobRow, files: JobFiles | null): Promise<ToolInput[] | Failure> {
+  private async loadInputs(row: JobRow): Promise<ToolInput[] | Failure> {
     const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
     const byId = new Map(rows.map((r) => [r.id, r]));
     // Checked when the job was created; checked again here, as TOOL_MAX_INPUT_MB may be lower in this process.
@@ -135,25 +135,28 @@ export class ToolRun implements KindExecutor {
       if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
       const tooLarge = sizeProblem(row.type, { name: f.filename, size: f.size }, limit, "on this server");
       if (tooLarge) return { code: "INPUT_TOO_LARGE", message: tooLarge };
-      const body = await this.store.get(f.storageKey);
-      inputs.push(files ? await files.stage({ name: f.filename, mime: f.mime, size: f.size }, body) : { name: f.filename, bytes: await new Response(body).bytes(), mime: f.mime });
+      const bytes = await new Response(await this.store.get(f.storageKey)).bytes();
+      inputs.push({ name: f.filename, bytes, mime: f.mime });
     }
     return inputs;
   }
 
-  private async succeed(row: JobRow, outputs: ToolOutput[], files: JobFiles | null): Promise<void> {
+  private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
     const written: StoredFile[] = [];
     let ended: JobRow | null = null;
     let stored: StoredFile[] = [];
     try {
-      stored = await this.storeOutputs(row, outputs, written, files);
+      stored = await this.storeOutputs(row, outputs, written);
       this.opts.trace?.mark(row.id, "outputs");
       const outputFileIds = stored.map((s) => s.id);
-      ended = await settle(this.db, row, { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null }, async (tx) => {
-        await tx.insert(file).values(stored);
-        await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
-        await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
-      });
+      const ending: Ending = { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null };
+      ended = this.writesOnSettled(row)
+        ? await settle(this.db, row, ending, async (tx) => {
+            await tx.insert(file).values(stored);
+            await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
+            await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
+          })
+        : await settleAtOnce(this.db, row, ending, (done) => this.outputWrites(done, row, stored));
     } finally {
       // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
       // transaction rolled back): no file row points at these objects, so nothing else would delete them.
@@ -167,7 +170,7 @@ export class ToolRun implements KindExecutor {
    * Each object written is added to `written` as it lands; a failure is thrown once every put in
    * flight has ended, so `written` then lists every object there is to delete.
    */
-  private async storeOutputs(row: JobRow, outputs: ToolOutput[], written: StoredFile[], files: JobFiles | null): Promise<StoredFile[]> {
+  private async storeOutputs(row: JobRow, outputs: ToolOutput[], written: StoredFile[]): Promise<StoredFile[]> {
     const stored: StoredFile[] = new Array(outputs.length);
     let next = 0;
     let failure: { err: unknown } | null = null;
@@ -175,7 +178,7 @@ export class ToolRun implements KindExecutor {
       while (!failure && next < outputs.length) {
         const i = next++;
         try {
-          written.push((stored[i] = await this.storeOutput(row, outputs[i], files)));
+          written.push((stored[i] = await this.storeOutput(row, outputs[i])));
         } catch (err) {
           failure ??= { err };
         }
@@ -186,19 +189,40 @@ export class ToolRun implements KindExecutor {
     return stored;
   }
 
-  /** One output's object, streamed from its file in the job's folder when it is there. */
-  private async storeOutput(row: JobRow, out: ToolOutput, files: JobFiles | null): Promise<StoredFile> {
+  private async storeOutput(row: JobRow, out: ToolOutput): Promise<StoredFile> {
     const userId = row.userId!;
     const id = newId("f");
     const key = `u/${userId}/${id}`;
-    const put = await this.store.put(key, files ? files.body(out) : bytesBody(out));
+    const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
     const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
     return { id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() };
   }
 
+  /**
+   * The output files' rows and the inputs' latest output, as writes of the statement that records
+   * the success (settleAtOnce): each happens only when `done` has the ended row.
+   */
+  private outputWrites(done: Done, row: JobRow, stored: StoredFile[]) {
+    const columns = Object.entries(OUTPUT_COLUMNS);
+    const names = sql.raw(columns.map(([, c]) => `"${c.name}"`).join(", "));
+    const types = sql.raw(columns.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", "));
+    const rows = JSON.stringify(stored.map((s) => Object.fromEntries(columns.map(([key, c]) => [c.name, s[key as keyof StoredFile]]))));
+    const owned = sql`exists (select from ${done})`;
+    return [
+      this.db.$with("outputs", {}).as(sql`insert into ${file} (${names}) select o.* from jsonb_to_recordset(${rows}::jsonb) as o(${types}) where ${owned}`),
+      this.db.$with("inputs").as(this.db.update(file).set({ outFileId: stored[0].id }).where(and(inArray(file.id, row.inputFileIds), owned))),
+    ];
+  }
+
   private async fail(row: JobRow, outcome: Failed): Promise<void> {
-    const ended = await settle(this.db, row, { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message }, (tx) => this.hook.onSettled(tx, row, outcome));
+    const ending: Ending = { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message };
+    const ended = this.writesOnSettled(row) ? await settle(this.db, row, ending, (tx) => this.hook.onSettled(tx, row, outcome)) : await settleAtOnce(this.db, row, ending);
     this.handEnd(ended, []);
+  }
+
+  /** Whether the kind's hook writes for this job, so its outcome needs a transaction around them (unsaid: it may). */
+  private writesOnSettled(row: JobRow): boolean {
+    return this.hook.writesOnSettled?.(row) ?? true;
   }
 
   /** A committed end goes to this process's waiting requests (none when this claim did not own the job). */
