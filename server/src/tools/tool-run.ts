@@ -5,6 +5,7 @@
  * onSettled hook (a workflow step's successors start there). Objects written for an outcome that
  * could not be recorded are deleted, so nothing is orphaned.
  */
+import { tmpdir } from "node:os";
 import { candidateFormats } from "@vektor/shared/formats";
 import { sizeProblem } from "@vektor/shared/tools/limits";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
@@ -19,6 +20,7 @@ import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type D
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
+import { bytesBody, JobFiles } from "./job-files";
 import { handedBack } from "../queue/held";
 import type { JobEnds } from "../queue/ends";
 import type { JobTrace } from "../lib/job-trace";
@@ -28,6 +30,8 @@ export interface ToolRunOptions {
   timeoutMs: number;
   /** Largest input file a server-side tool reads. */
   maxInputBytes: number;
+  /** Where the job folders of tools that read and write host files go (io.hostFiles; default: the system's temp folder). */
+  scratchDir?: string;
   /** Where a recorded end is handed to the requests of this process that wait for it. */
   ends?: JobEnds;
   /** JOB_TRACE=1: the job's steps are timed. */
@@ -73,7 +77,17 @@ export class ToolRun implements KindExecutor {
     private readonly opts: ToolRunOptions,
   ) {}
 
+  /** Runs the job; a tool that reads and writes host files gets a job folder for it, removed at the end. */
   async run(row: JobRow, signal: AbortSignal): Promise<void> {
+    const files = getTool(row.type)?.manifest.io.hostFiles ? await JobFiles.create(this.opts.scratchDir ?? tmpdir(), row.id) : null;
+    try {
+      await this.runWith(row, signal, files);
+    } finally {
+      await files?.remove();
+    }
+  }
+
+  private async runWith(row: JobRow, signal: AbortSignal, files: JobFiles | null): Promise<void> {
     const trace = this.opts.trace;
     trace?.mark(row.id, "claim");
     const maxAttempts = this.hook.maxAttempts;
@@ -81,7 +95,7 @@ export class ToolRun implements KindExecutor {
       return this.fail(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
     }
     if (row.cancelRequestedAt) return this.fail(row, cancelledOutcome());
-    const inputs = await this.loadInputs(row);
+    const inputs = await this.loadInputs(row, files);
     if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
     trace?.mark(row.id, "inputs");
     let lastProgress = 0;
@@ -90,6 +104,7 @@ export class ToolRun implements KindExecutor {
       slug: row.type,
       inputs,
       params: row.params,
+      outputDir: files?.outputDir,
       signal,
       timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
       onStarted: trace ? () => trace.mark(row.id, "transfer") : undefined,
@@ -108,7 +123,7 @@ export class ToolRun implements KindExecutor {
     if (!outcome.ok && handedBack(signal)) return waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server running it stopped" }, 0);
     if (!outcome.ok) return this.fail(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
     if (outcome.outputs.length === 0) return this.fail(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
-    await this.succeed(row, outcome.outputs);
+    await this.succeed(row, outcome.outputs, files);
   }
 
   /**
@@ -124,7 +139,8 @@ export class ToolRun implements KindExecutor {
     return this.fail(row, { ok: false, error: failure, cancelled: false });
   }
 
-  private async loadInputs(row: JobRow): Promise<ToolInput[] | Failure> {
+  /** The inputs as bytes, or staged in the job's folder (streamed, never whole in memory) when it has one. */
+  private async loadInputs(row: JobRow, files: JobFiles | null): Promise<ToolInput[] | Failure> {
     const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
     const byId = new Map(rows.map((r) => [r.id, r]));
     // Checked when the job was created; checked again here, as TOOL_MAX_INPUT_MB may be lower in this process.
@@ -135,18 +151,18 @@ export class ToolRun implements KindExecutor {
       if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
       const tooLarge = sizeProblem(row.type, { name: f.filename, size: f.size }, limit, "on this server");
       if (tooLarge) return { code: "INPUT_TOO_LARGE", message: tooLarge };
-      const bytes = await new Response(await this.store.get(f.storageKey)).bytes();
-      inputs.push({ name: f.filename, bytes, mime: f.mime });
+      const body = await this.store.get(f.storageKey);
+      inputs.push(files ? await files.stage({ name: f.filename, mime: f.mime, size: f.size }, body) : { name: f.filename, bytes: await new Response(body).bytes(), mime: f.mime });
     }
     return inputs;
   }
 
-  private async succeed(row: JobRow, outputs: ToolOutput[]): Promise<void> {
+  private async succeed(row: JobRow, outputs: ToolOutput[], files: JobFiles | null): Promise<void> {
     const written: StoredFile[] = [];
     let ended: JobRow | null = null;
     let stored: StoredFile[] = [];
     try {
-      stored = await this.storeOutputs(row, outputs, written);
+      stored = await this.storeOutputs(row, outputs, written, files);
       this.opts.trace?.mark(row.id, "outputs");
       const outputFileIds = stored.map((s) => s.id);
       const ending: Ending = { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null };
@@ -170,7 +186,7 @@ export class ToolRun implements KindExecutor {
    * Each object written is added to `written` as it lands; a failure is thrown once every put in
    * flight has ended, so `written` then lists every object there is to delete.
    */
-  private async storeOutputs(row: JobRow, outputs: ToolOutput[], written: StoredFile[]): Promise<StoredFile[]> {
+  private async storeOutputs(row: JobRow, outputs: ToolOutput[], written: StoredFile[], files: JobFiles | null): Promise<StoredFile[]> {
     const stored: StoredFile[] = new Array(outputs.length);
     let next = 0;
     let failure: { err: unknown } | null = null;
@@ -178,7 +194,7 @@ export class ToolRun implements KindExecutor {
       while (!failure && next < outputs.length) {
         const i = next++;
         try {
-          written.push((stored[i] = await this.storeOutput(row, outputs[i])));
+          written.push((stored[i] = await this.storeOutput(row, outputs[i], files)));
         } catch (err) {
           failure ??= { err };
         }
@@ -189,11 +205,12 @@ export class ToolRun implements KindExecutor {
     return stored;
   }
 
-  private async storeOutput(row: JobRow, out: ToolOutput): Promise<StoredFile> {
+  /** One output's object, streamed from its file in the job's folder when it is there. */
+  private async storeOutput(row: JobRow, out: ToolOutput, files: JobFiles | null): Promise<StoredFile> {
     const userId = row.userId!;
     const id = newId("f");
     const key = `u/${userId}/${id}`;
-    const put = await this.store.put(key, new Response(out.bytes as Uint8Array<ArrayBuffer>).body!);
+    const put = await this.store.put(key, files ? files.body(out) : bytesBody(out));
     const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
     return { id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() };
   }
