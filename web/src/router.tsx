@@ -9,6 +9,7 @@ import { Layout } from "./app/Layout";
 import { signInSearch } from "./app/back-to";
 import { GuardError, requireAdmin, requireSignedIn, type RouterContext } from "./components/Guard";
 import { NotFound } from "./components/NotFound";
+import { convertSearch } from "./screens/convert/convert-search";
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({ component: Layout, notFoundComponent: NotFound });
 
@@ -36,6 +37,14 @@ const signIn = createRoute({
   component: lazyRouteComponent(() => import("./screens/SignInScreen"), "SignInScreen"),
 });
 
+/** Convert, with the stored files to start from (`?files=`, from Files' "Run a tool on these"). */
+const convert = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  validateSearch: convertSearch,
+  component: lazyRouteComponent(() => import("./screens/convert/ConvertScreen"), "ConvertScreen"),
+});
+
 /** Batches, `?open=<batchId>` the batch shown open (the list's Open, a credit history link). */
 const batches = createRoute({
   getParentRoute: () => rootRoute,
@@ -47,7 +56,7 @@ const batches = createRoute({
 });
 
 const routeTree = rootRoute.addChildren([
-  screen("/", () => import("./screens/convert/ConvertScreen"), "ConvertScreen"),
+  convert,
   signIn,
   screen("/reset-password", () => import("./screens/ResetPasswordScreen"), "ResetPasswordScreen"),
   screen("/files", () => import("./screens/FilesScreen"), "FilesScreen", "signed-in"),

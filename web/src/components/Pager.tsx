@@ -4,13 +4,15 @@
  */
 import { useState } from "react";
 
-export function useCursors() {
-  const [cursors, setCursors] = useState<string[]>([]);
+/** `scope` names the list's filters (a search, say): when it changes, paging starts again at the first page. */
+export function useCursors(scope = "") {
+  const [walked, setWalked] = useState({ scope, cursors: [] as string[] });
+  const cursors = walked.scope === scope ? walked.cursors : [];
   return {
     /** The cursor of the page shown (undefined: the first page). */
     current: cursors.at(-1),
-    back: cursors.length > 0 ? () => setCursors((c) => c.slice(0, -1)) : null,
-    forward: (next: string) => setCursors((c) => [...c, next]),
+    back: cursors.length > 0 ? () => setWalked({ scope, cursors: cursors.slice(0, -1) }) : null,
+    forward: (next: string) => setWalked({ scope, cursors: [...cursors, next] }),
   };
 }
 

@@ -1,15 +1,21 @@
-/** Files kept on the server: upload several at once with progress, a paged list, preview, download, delete. */
-import { PageButtons, useCursors } from "../components/Pager";
+/**
+ * Files kept on the server: upload several at once with progress; a paged list searched by name,
+ * each output saying what made it; choose files to run a tool on or to delete together; preview,
+ * download, delete.
+ */
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { downloadHref, errorMessage } from "../api/client";
-import { FILES_KEY, mimeFor, readFile, uploadFile, useDeleteFile, useFilesPage } from "../api/files";
-import { formatBytes, formatDate } from "../components/format";
-import { previewKind } from "../components/previews/kind";
-import { PreviewView } from "../components/previews/Preview";
+import type { FileRecord } from "@vektor/shared/schemas/file";
+import { useEffect, useRef, useState } from "react";
+import { errorMessage } from "../api/client";
+import { FILES_KEY, mimeFor, uploadFile, useDeleteFiles, useFilesPage } from "../api/files";
+import { formatBytes } from "../components/format";
 import { ErrorText, Screen } from "../components/Guard";
-import { RowButton } from "../components/RowButton";
-import { Table } from "../components/Table";
+import { PageButtons, useCursors } from "../components/Pager";
+import { useDebounced } from "../components/use-debounced";
+import { ChosenBar } from "./files/ChosenBar";
+import { pageChoice, toggled } from "./files/file-words";
+import { FileTable } from "./files/FileTable";
+import "./files/files.css";
 
 export function FilesScreen() {
   return (
@@ -68,57 +74,78 @@ function Uploader() {
   );
 }
 
+/** Search (by the server, paged), choose rows across pages, act on the chosen, preview in place. */
 function FileList() {
-  const cursors = useCursors();
-  const page = useFilesPage(cursors.current);
-  const remove = useDeleteFile();
-  const [shown, setShown] = useState<StoredFile | null>(null);
-  const items = page.data?.items ?? [];
+  const [text, setText] = useState("");
+  const q = useDebounced(text.trim(), 250);
+  const [chosen, setChosen] = useState<Map<string, FileRecord>>(new Map());
+  const remove = useDeleteFiles();
+  const deleteFiles = async (files: FileRecord[]) => {
+    const failed = await remove.mutateAsync(files).catch(() => files.map((f) => f.filename));
+    setChosen((c) => toggled(c, files.filter((f) => !failed.includes(f.filename)), false));
+    return failed;
+  };
   return (
     <section className="card" aria-labelledby="list-title">
       <h2 id="list-title">Your files</h2>
-      <ErrorText error={page.error ?? remove.error} />
-      {page.isPending ? <p>Loading…</p> : items.length === 0 ? <p>No files yet.</p> : null}
-      {items.length ? (
-        <Table headers={["Name", "Size", "Type", "Status", "Added", "Actions"]}>
-          {items.map((f) => (
-            <tr key={f.fileId}>
-              <td>{f.filename}</td>
-              <td className="nowrap">{formatBytes(f.size)}</td>
-              <td>{f.mime}</td>
-              <td>{f.status}</td>
-              <td>{formatDate(f.createdAt)}</td>
-              <td className="row-actions">
-                <a href={downloadHref(f.fileId)} download={f.filename}>
-                  Download {f.filename}
-                </a>
-                {previewKind(f.filename, f.mime, f.size) ? <RowButton action="Preview" item={f.filename} onClick={() => setShown(f)} /> : null}
-                <RowButton action="Delete" item={f.filename} disabled={remove.isPending} onClick={() => remove.mutate(f.fileId)} />
-              </td>
-            </tr>
-          ))}
-        </Table>
-      ) : null}
-      <PageButtons cursors={cursors} nextCursor={page.data?.nextCursor} />
-      {shown ? <StoredPreview key={shown.fileId} file={shown} onClose={() => setShown(null)} /> : null}
+      <div className="field files-search">
+        <label htmlFor="files-search">Search by name</label>
+        <input id="files-search" type="search" value={text} placeholder="e.g. plan" onChange={(e) => setText(e.target.value)} />
+      </div>
+      <ChosenBar chosen={chosen} onClear={() => setChosen(new Map())} onDelete={deleteFiles} />
+      <ErrorText error={remove.error} />
+      <FilePage q={q} chosen={chosen} setChosen={setChosen} onDelete={(f) => void deleteFiles([f])} deleting={remove.isPending} />
     </section>
   );
 }
 
-type StoredFile = { fileId: string; filename: string; mime: string; size: number };
+interface FilePageProps {
+  q: string;
+  chosen: Map<string, FileRecord>;
+  setChosen: (update: (c: Map<string, FileRecord>) => Map<string, FileRecord>) => void;
+  onDelete: (file: FileRecord) => void;
+  deleting: boolean;
+}
 
-/** A stored file's preview under the list; its bytes come through the API client. */
-function StoredPreview({ file, onClose }: { file: StoredFile; onClose: () => void }) {
-  const kind = previewKind(file.filename, file.mime, file.size)!;
+function FilePage({ q, chosen, setChosen, onDelete, deleting }: FilePageProps) {
+  // A new search starts at its first page; the rows shown stay until its answer arrives.
+  const cursors = useCursors(q);
+  const page = useFilesPage(cursors.current, q);
+  const [shown, setShown] = useState<string | null>(null);
+  const items = page.data?.items ?? [];
   return (
-    <section className="stored-preview" aria-label={`Preview of ${file.filename}`}>
-      <div className="actions">
-        <h3>Preview of {file.filename}</h3>
-        <button type="button" className="secondary" onClick={onClose}>
-          Close preview
-        </button>
-      </div>
-      <PreviewView kind={kind} name={file.filename} mime={file.mime} read={() => readFile(file.fileId)} />
-    </section>
+    <>
+      <ErrorText error={page.error} />
+      {page.isPending ? <p>Loading…</p> : items.length === 0 ? <p>{q ? `No file's name contains "${q}".` : "No files yet."}</p> : null}
+      {items.length ? (
+        <>
+          <ChooseAll items={items} chosen={chosen} onChoose={(on) => setChosen((c) => toggled(c, items, on))} />
+          <FileTable
+            items={items}
+            chosen={chosen}
+            onChoose={(f, on) => setChosen((c) => toggled(c, [f], on))}
+            shown={shown}
+            onShow={setShown}
+            onDelete={onDelete}
+            deleting={deleting}
+          />
+        </>
+      ) : null}
+      <PageButtons cursors={cursors} nextCursor={page.data?.nextCursor} />
+    </>
+  );
+}
+
+/** The page's rows chosen at once; shown as mixed when some are. */
+function ChooseAll({ items, chosen, onChoose }: { items: FileRecord[]; chosen: Map<string, FileRecord>; onChoose: (on: boolean) => void }) {
+  const box = useRef<HTMLInputElement>(null);
+  const state = pageChoice(chosen, items.map((f) => f.fileId));
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = state === "some";
+  }, [state]);
+  return (
+    <label className="choice choose-all">
+      <input ref={box} type="checkbox" checked={state === "all"} onChange={(e) => onChoose(e.target.checked)} /> Choose all on this page
+    </label>
   );
 }

@@ -13,6 +13,9 @@ export interface Catalog {
 
 export function useCatalog(): Catalog {
   const device = useDeviceTools();
-  const server = useQuery({ queryKey: ["server-tools"], queryFn: () => client.tools.lookup(), staleTime: 5 * 60_000, retry: false });
+  const server = useServerTools();
   return { tools: mergeTools(device.data, server.data), settled: !device.isPending && !server.isPending, deviceError: device.error };
 }
+
+/** The server's tools with their titles (public; kept 5 minutes). */
+export const useServerTools = () => useQuery({ queryKey: ["server-tools"], queryFn: () => client.tools.lookup(), staleTime: 5 * 60_000, retry: false });

@@ -15,6 +15,7 @@ import { Intro } from "./Intro";
 import { OfflineFamilies } from "./OfflineFamilies";
 import { Results } from "./Results";
 import { RunUnits } from "./RunUnits";
+import { useStoredInputs } from "./stored-inputs";
 import { zipName } from "./download-all";
 import type { RunMode } from "./tool-run";
 import { useToolRun } from "./use-tool-run";
@@ -25,6 +26,7 @@ export function ConvertScreen() {
   const { choices, tool, mode, fields, blocked, engine, engineHint, problem, canRun } = plan;
   const busy = Boolean(running);
   const chooseFiles = useCallback((list: File[]) => dispatch({ type: "choose-files", files: list }), [dispatch]);
+  const stored = useStoredInputs(chooseFiles);
 
   const submit = (event: FormEvent) => (event.preventDefault(), void run());
   const dragging = usePageDrop(chooseFiles);
@@ -38,6 +40,8 @@ export function ConvertScreen() {
           <label htmlFor="files">Files</label>
           <input id="files" type="file" multiple disabled={busy} aria-describedby="files-hint" onChange={(e) => chooseFiles([...(e.target.files ?? [])])} />
           <small id="files-hint" className="hint">
+            {files.length && !stored.loading ? `Chosen: ${files.map((f) => f.name).join(", ")}. ` : ""}
+            {stored.loading ? `Fetching ${stored.loading === 1 ? "your file" : `your ${stored.loading} files`} from Files… ` : ""}
             Choose files, or drop them anywhere on this page. Where they go is under Run on.
           </small>
         </div>
@@ -74,7 +78,7 @@ export function ConvertScreen() {
           {status}
         </p>
         <p role="alert" className="error">
-          {alert || (problem && !busy ? problem : "") || (deviceError ? `Tools cannot run in this browser: ${errorMessage(deviceError)}` : "")}
+          {alert || stored.error || (problem && !busy ? problem : "") || (deviceError ? `Tools cannot run in this browser: ${errorMessage(deviceError)}` : "")}
         </p>
       </form>
       <Results results={results} zipName={zipName(tool?.slug ?? "vektor")} />

@@ -5,7 +5,7 @@
 import type { Job } from "@vektor/shared/schemas/job";
 import { ToolError } from "@vektor/shared/tools/manifest";
 import { client, downloadHref, errorMessage } from "../../api/client";
-import { mimeFor, readFile, uploadFile } from "../../api/files";
+import { readFile, storeFile } from "../../api/files";
 import type { ToolInfo } from "../../tools/catalog";
 import { runOnDevice } from "../../tools/device";
 
@@ -71,17 +71,22 @@ async function serverJob(slug: string, fileIds: string[], params: Record<string,
   }
 }
 
-/** Upload (the first half of the bar), run the tool and wait for its job (the second half). */
+/**
+ * Upload (the first half of the bar), run the tool and wait for its job (the second half). A file
+ * the server already has (fetched from Files, sent by an earlier run, or the same bytes under the
+ * same name) is not sent again.
+ */
 export async function runServer({ tool, files, params, signal, onProgress }: RunInput): Promise<Result[]> {
   try {
     const total = files.reduce((n, f) => n + f.size, 0) || 1;
     let before = 0;
     const fileIds: string[] = [];
     for (const file of files) {
-      onProgress((before / total) * 0.5, `uploading ${file.name}`);
-      const uploaded = await uploadFile(file, mimeFor(file), (sent) => onProgress(((before + sent) / total) * 0.5, `uploading ${file.name}`), signal);
+      onProgress((before / total) * 0.5, `checking ${file.name}`);
+      const stored = await storeFile(file, (sent) => onProgress(((before + sent) / total) * 0.5, `uploading ${file.name}`), signal);
       before += file.size;
-      fileIds.push(uploaded.fileId);
+      fileIds.push(stored.fileId);
+      if (stored.reused) onProgress((before / total) * 0.5, `${file.name} is already on the server`);
     }
     onProgress(0.5, "running on the server");
     const job = await serverJob(tool.slug, fileIds, params, signal, (j) => onProgress(0.5 + j.progress / 200, `${j.status} on the server`));

@@ -13,6 +13,7 @@ import { errorMessage } from "../../../api/client";
 import { useAllWorkflows, useCatalog, useSaveWorkflow, useValidation, useWorkflow, useWorkflowSettings } from "../../../api/workflows";
 import { plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
+import { useDebounced } from "../../../components/use-debounced";
 import {
   addNode,
   canConnect,
@@ -78,15 +79,6 @@ function Load({ id }: { id: string }) {
   );
 }
 
-/** `value`, once it has not changed for `ms`. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return settled;
-}
 
 function readGraph(graphJson: string): { graph: EditorGraph; problem: string | null } {
   try {
