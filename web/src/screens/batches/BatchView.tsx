@@ -21,8 +21,11 @@ export function BatchView({ id }: { id: string }) {
   const live = useBatchProgress(id, Boolean(batch) && !finished);
   const action = useBatchAction(id, () => void detail.refetch());
   const heading = useRef<HTMLHeadingElement>(null);
-  // Opened from the list or a link: bring it into view.
-  useEffect(() => heading.current?.scrollIntoView({ block: "nearest" }), [id, Boolean(batch)]);
+  // Opened from the list or a link: bring it into view. A block body: Chromium's scrollIntoView
+  // answers a Promise, which React would take for the effect's clean-up and call.
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: "nearest" });
+  }, [id, Boolean(batch)]);
   if (!batch) return detail.error ? <ErrorText error={detail.error} /> : <p>Loading the batch…</p>;
 
   return (
