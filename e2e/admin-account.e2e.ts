@@ -1,7 +1,8 @@
 /**
  * Admin and account in plain words in Debian's Chromium against the real server (issue 22,
  * item 11): each setting labelled with its description, its unit beside the field and its range
- * and default under it; a value out of range refused in one sentence (and not saved); the credit
+ * and default under it; a value out of range refused in one sentence (and not saved), as is a
+ * grant the server refuses for its shape (no schema paths); the credit
  * ledger's reasons in words, a batch's charge linked to that batch; Convert's Server choice
  * saying a run costs no credits. Screens at 1280 and 390 px.
  */
@@ -67,6 +68,14 @@ describe("admin settings", () => {
     await batchForm.getByRole("button", { name: "Save batch configs" }).click();
     await batchForm.getByText("Saved.").waitFor({ timeout: 15_000 });
     expect((await admin.admin.config()).batch_configs["batch.max_files_free"]).toBe(30);
+
+    // The server's refusal of a request's shape, in sentences rather than schema paths.
+    const grant = page.getByRole("form", { name: "Grant credits" });
+    await grant.getByLabel("Account email").fill(admin.email);
+    await grant.getByLabel("Credits", { exact: false }).fill("2.5");
+    await grant.getByRole("button", { name: "Grant credits" }).click();
+    await grant.getByRole("alert").waitFor({ timeout: 15_000 });
+    expect(await grant.getByRole("alert").textContent()).toBe("Amount must be a whole number. Reason must not be empty.");
     await page.context().close();
   }, 90_000);
 });

@@ -4,6 +4,7 @@
  * it, via the query hooks beside this file.
  */
 import { ApiError, VektorClient } from "@vektor/shared/client";
+import { validationSentences } from "./error-sentences";
 
 // The only module that names the client package: moving to `@vektor/client` is this line.
 export { isBatchFinished } from "@vektor/shared/client";
@@ -17,6 +18,7 @@ export const downloadHref = (fileId: string) => client.t.url(`/api/files/downloa
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.code === "NETWORK_ERROR") return "The server cannot be reached. Check your connection and try again.";
+    if (err.code === "VALIDATION_ERROR") return validationSentences(err.message);
     return err.message;
   }
   if (err instanceof DOMException && err.name === "AbortError") return "Cancelled.";
