@@ -58,6 +58,11 @@ describe("the web app on the server", () => {
     expect(body).not.toMatch(/url:\s*"assets\/tools\//);
     // Tool files are cached on first use instead.
     expect(body).toContain("vektor-tools");
+    // Of the screens, those anyone may open (Convert works offline); the ones behind sign-in need
+    // the server anyway and are cached when first opened (web/vite/first-visit.ts).
+    expect(body).toMatch(/url:\s*"assets\/ConvertScreen-[\w-]+\.js"/);
+    expect(body).not.toMatch(/url:\s*"assets\/(FilesScreen|TokensScreen|AdminScreen)-/);
+    expect(body).toContain("vektor-screens");
   });
 
   test("the web manifest and its icons", async () => {

@@ -2,19 +2,21 @@
  * Builds the web app into web/dist: the React shell (one chunk per screen), its tool worker (an
  * ES module worker with one chunk per tool and each registered family's WASM as a hashed asset,
  * all under assets/tools/), the icons and web manifest, and the service worker at /sw.js
- * (Workbox, through vite-plugin-pwa). The service worker precaches the shell only; files under
- * assets/tools/ (and the previews' viewers under assets/viewers/) are cached the first time
- * they are asked for, so a first visit fetches no tool WASM and a family used once keeps
- * working offline.
+ * (Workbox, through vite-plugin-pwa). The service worker precaches the shell only: the entry
+ * chunk and the screens anyone may open, with what they import (vite/first-visit.ts). The other
+ * screens' chunks, files under assets/tools/ (and the previews' viewers under assets/viewers/,
+ * the workflow editor under assets/editor/) are cached the first time they are asked for, so a
+ * first visit fetches no tool WASM and a family or screen used once keeps working offline.
  */
 import react from "@vitejs/plugin-react";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { appIcons, ICONS, THEME_COLOR } from "./vite/icons.ts";
+import { appIcons, FAVICON, ICONS, THEME_COLOR } from "./vite/icons.ts";
 import { TOOLS_CACHE } from "./src/tools/cache-name.ts";
 import { toolFamilies } from "./vite/tool-families.ts";
+import { firstVisit } from "./vite/first-visit.ts";
 import { precompress } from "./vite/precompress.ts";
 import { wasmRefs } from "./vite/wasm-refs.ts";
 
@@ -40,6 +42,16 @@ const VIEWER_MODULES = /\/src\/components\/previews\/views\/|\/node_modules\/(th
  */
 const EDITOR_DIR = "assets/editor";
 const EDITOR_MODULES = /\/src\/screens\/workflows\/editor\/|\/src\/workflows\/model\/|\/node_modules\/(@xyflow|@dagrejs|croner|d3-[a-z]+|zustand|classcat)\//;
+/**
+ * The screens anyone may open, precached with the shell: Convert runs tools offline; sign-in and
+ * password reset are small and say what they need when offline.
+ */
+const OPEN_SCREENS = /\/src\/screens\/(convert\/ConvertScreen|SignInScreen|ResetPasswordScreen)\.tsx$/;
+/**
+ * Besides the shell's chunks, what is precached: the page, the web manifest, the family map and
+ * the favicon. The PNG icons are for installing, which the browser fetches and keeps itself.
+ */
+const shell = firstVisit(OPEN_SCREENS, (url) => !url.startsWith("icons/") || url === FAVICON);
 /** Paths the server answers itself; the service worker never serves them from its cache. */
 const SERVER_PATHS = /^\/(api|docs|openapi\.json|status)(\/|$)/;
 
@@ -75,6 +87,7 @@ const pwa = VitePWA({
   workbox: {
     globPatterns: ["**/*.{html,js,css,png,svg,json}"],
     globIgnores: [`${TOOLS_DIR}/**`, `${VIEWERS_DIR}/**`, `${EDITOR_DIR}/**`],
+    manifestTransforms: [shell.manifestTransform],
     navigateFallback: "index.html",
     navigateFallbackDenylist: [SERVER_PATHS],
     // The first visit's page is controlled at once, so the tools it runs are cached; an update
@@ -95,6 +108,12 @@ const pwa = VitePWA({
         urlPattern: /\/assets\/viewers\//,
         handler: "CacheFirst",
         options: { cacheName: "vektor-viewers", cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 40 } },
+      },
+      {
+        // The other screens' chunks (hashed, like the tools): cached when a screen first opens.
+        urlPattern: /\/assets\/[^/]+\.(js|css)$/,
+        handler: "CacheFirst",
+        options: { cacheName: "vektor-screens", cacheableResponse: { statuses: [200] }, expiration: { maxEntries: 120 } },
       },
       {
         urlPattern: /\/assets\/editor\//,
@@ -146,5 +165,5 @@ export default defineConfig({
   },
   // wasm() here too: the dev server runs the worker's modules through these plugins.
   // precompress() last: brotli and gzip copies of everything, sw.js included (vite/precompress.ts).
-  plugins: [react(), wasm(), appIcons(), families.page(), pwa, precompress(here("node_modules/.cache/vektor-precompress"))],
+  plugins: [react(), wasm(), appIcons(), families.page(), shell.plugin, pwa, precompress(here("node_modules/.cache/vektor-precompress"))],
 });

@@ -49,7 +49,23 @@ export function drawIcon(size: number, scale: number): Buffer {
   return PNG.sync.write(png);
 }
 
-/** Emits ICONS into the build (the PWA plugin's manifest names them). */
+/**
+ * The same mark as a small SVG, the page's favicon: a few hundred bytes the service worker keeps
+ * for offline use, where the PNGs (for installing) are 30 KB.
+ */
+export const FAVICON = "icons/icon.svg";
+export function drawSvgIcon(scale = 0.8): string {
+  const half = (scale * 100) / 2;
+  const points = [
+    [50 - half * 0.8, 50 - half * 0.7],
+    [50, 50 + half * 0.7],
+    [50 + half * 0.8, 50 - half * 0.7],
+  ].map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`);
+  const stroke = (2 * 100 * scale * 0.11).toFixed(1);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="${THEME_COLOR}"/><polyline points="${points.join(" ")}" fill="none" stroke="#fff" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round"/></svg>\n`;
+}
+
+/** Emits ICONS and the favicon into the build (the PWA plugin's manifest names the PNGs). */
 export function appIcons(): Plugin {
   return {
     name: "vektor:app-icons",
@@ -59,6 +75,7 @@ export function appIcons(): Plugin {
         const size = Number(icon.sizes.split("x")[0]);
         this.emitFile({ type: "asset", fileName: icon.src, source: drawIcon(size, icon.purpose === "maskable" ? 0.6 : 0.8) });
       }
+      this.emitFile({ type: "asset", fileName: FAVICON, source: drawSvgIcon() });
     },
   };
 }
