@@ -3,10 +3,16 @@
  * Windmill's queue): one queue table, one handler per kind (registry.ts), and a lane per kind
  * so a long tool run never delays a short control transition.
  */
-import type { job } from "../db/schema";
+import type { file, job } from "../db/schema";
 
 /** A row of the job table. */
 export type JobRow = typeof job.$inferSelect;
+
+/** What a tool run reads of each input file's row before it reads the file. */
+export type InputFile = Pick<typeof file.$inferSelect, "id" | "status" | "filename" | "size" | "mime" | "storageKey">;
+
+/** A claimed job as the runner hands it over: a tool job with its input files' rows, read by the claim itself. */
+export type ClaimedJob = JobRow & { inputFiles?: InputFile[] };
 
 /** What each kind carries in `job.data`. */
 export interface JobData {

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { job } from "../db/schema";
+import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
 import type { ControlHandler, ControlOutcome, Failure } from "./registry";
 import { enqueue } from "./enqueue";
@@ -23,6 +23,7 @@ import {
   openTestQueue,
   SETUP_TIMEOUT,
   stopRunners,
+  uploadPdf,
   waitFor,
   waitForStatus,
   type TestQueue,
@@ -236,6 +237,19 @@ describe("the per-user limit", () => {
     expect((await jobRow(q.db, tool2)).status).toBe("queued");
     const [running] = await q.db.select({ n: sql<number>`count(*)::int` }).from(job).where(eq(job.status, "running"));
     expect(running.n).toBe(3);
+  });
+});
+
+describe("a tool job's claim", () => {
+  test("hands over the rows of its input files with the job (one statement): a file that is gone is absent", async () => {
+    const userId = await insertUser(q.db);
+    const input = await uploadPdf(q, userId, 1);
+    const id = await insertToolJob(q.db, { userId, type: "pdf.rotate", inputFileIds: [input, "f_gone"] });
+    const claimed = await makeRunner(q, handlerSet()).claim("tool");
+    const [row] = await q.db.select().from(file).where(eq(file.id, input));
+    expect(claimed).toMatchObject({ id, status: "running", attempts: 1, inputFileIds: [input, "f_gone"] });
+    expect(claimed?.startedAt).toBeInstanceOf(Date);
+    expect(claimed?.inputFiles).toEqual([{ id: input, status: "UPLOADED", filename: row.filename, size: row.size, mime: row.mime, storageKey: row.storageKey }]);
   });
 });
 

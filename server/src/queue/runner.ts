@@ -9,12 +9,12 @@
  * that still owns the job (settle.ts), in one transaction with its kind's completion hook: a job
  * succeeds at most once and what it causes is queued exactly once.
  */
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { job } from "../db/schema";
+import { file, job } from "../db/schema";
 import type { Logger } from "../log";
 import type { ControlJob, ControlOutcome, Failure, JobHandlers, KindExecutor, RetryRequest } from "./registry";
-import { backoffMs, LANE_KINDS, type JobKind, type JobRow, type Lane, type RetryPolicy } from "./kinds";
+import { backoffMs, LANE_KINDS, type ClaimedJob, type InputFile, type JobKind, type JobRow, type Lane, type RetryPolicy } from "./kinds";
 import { retryLater, settle } from "./settle";
 import { HeldJobs } from "./held";
 
@@ -248,7 +248,7 @@ export class JobRunner {
   }
 
   /** One job of `lane` (see claimUpTo), or null. */
-  async claim(lane: Lane): Promise<JobRow | null> {
+  async claim(lane: Lane): Promise<ClaimedJob | null> {
     const [row] = await this.claimUpTo(lane, 1);
     return row ?? null;
   }
@@ -258,18 +258,20 @@ export class JobRunner {
    * (their process died), looked for at most once a second per kind, then the oldest due queued
    * ones. One statement per claim on the hot path.
    */
-  private async claimUpTo(lane: Lane, max: number): Promise<JobRow[]> {
+  private async claimUpTo(lane: Lane, max: number): Promise<ClaimedJob[]> {
     this.claims[lane]++;
     const limits = lane === "tool" ? await this.limits() : { perUser: 0, global: 0 };
     const args = { lane, ...limits, leaseMs: this.opts.leaseMs };
     const set = this.sets[lane];
-    const claimed: JobRow[] = [];
+    const claimed: ClaimedJob[] = [];
+    // A tool job comes with its input files' rows, so the tool starts without another round trip.
+    const statement = lane === "tool" ? claimWithInputs : claimStatement;
     if (Date.now() - set.expiredCheckedAt >= EXPIRED_CHECK_MS) {
       set.expiredCheckedAt = Date.now();
-      claimed.push(...(await claimStatement(this.db, EXPIRED, args, max)));
+      claimed.push(...(await statement(this.db, EXPIRED, args, max)));
     }
     if (claimed.length < max) {
-      claimed.push(...(await claimStatement(this.db, QUEUED, args, max - claimed.length)));
+      claimed.push(...(await statement(this.db, QUEUED, args, max - claimed.length)));
     }
     return claimed;
   }
@@ -355,6 +357,22 @@ export function claimStatement(db: Db, which: SQL, args: { lane: Lane; perUser: 
       for update of c skip locked
       limit ${limit}))`)
     .returning();
+}
+
+/**
+ * claimStatement for tool jobs, answering each claimed job with `inputFiles`: the rows of its
+ * input files that the tool run reads (in no particular order; a file gone is absent), read by
+ * the same statement.
+ */
+export async function claimWithInputs(db: Db, which: SQL, args: { lane: Lane; perUser: number; global: number; leaseMs: number }, limit = 1): Promise<ClaimedJob[]> {
+  const claimed = db.$with("claimed").as(claimStatement(db, which, args, limit));
+  const columns = claimed as unknown as Record<keyof JobRow, SQL.Aliased>;
+  const jobColumns = Object.fromEntries(Object.keys(getTableColumns(job)).map((k) => [k, columns[k as keyof JobRow]]));
+  const inputFiles = sql<InputFile[]>`(
+    select coalesce(json_agg(json_build_object('id', f.id, 'status', f.status, 'filename', f.filename, 'size', f.size, 'mime', f.mime, 'storageKey', f.storage_key)), '[]'::json)
+    from ${file} f where f.id in (select jsonb_array_elements_text(${columns.inputFileIds})))`;
+  const rows = await db.with(claimed).select({ ...jobColumns, inputFiles }).from(claimed);
+  return rows as unknown as ClaimedJob[];
 }
 
 /** In how many ms the next delayed queued job of `lane` becomes due; null when none waits. */

@@ -14,7 +14,7 @@ import { and, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
-import { backoffMs, type JobRow } from "../queue/kinds";
+import { backoffMs, type ClaimedJob, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
 import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type Done, type Ending } from "../queue/settle";
 import { storeUnavailable } from "../http/errors";
@@ -140,8 +140,9 @@ export class ToolRun implements KindExecutor {
   }
 
   /** The inputs as bytes, or staged in the job's folder (streamed, never whole in memory) when it has one. */
-  private async loadInputs(row: JobRow, files: JobFiles | null): Promise<ToolInput[] | Failure> {
-    const rows = await this.db.select().from(file).where(inArray(file.id, row.inputFileIds));
+  private async loadInputs(row: ClaimedJob, files: JobFiles | null): Promise<ToolInput[] | Failure> {
+    // The runner's claim brings the input rows along; read them here only when it did not.
+    const rows = row.inputFiles ?? (await this.db.select().from(file).where(inArray(file.id, row.inputFileIds)));
     const byId = new Map(rows.map((r) => [r.id, r]));
     // Checked when the job was created; checked again here, as TOOL_MAX_INPUT_MB may be lower in this process.
     const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
