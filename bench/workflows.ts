@@ -41,7 +41,10 @@
  *              PostgreSQL workers, default "500,50"; PGlite runs with the first), BENCH_WF_WORKERS (worker
  *              process counts on PostgreSQL, default "1,2,4"), BENCH_WF_COLD=1 (PostgreSQL's worker processes
  *              restarted for each load phase instead of frozen with SIGSTOP while its runs are posted), BENCH_WF_PGLITE=0 /
- *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
+ *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_WARM_RUNS (4: 5-step warm-up runs per worker process),
+ *              BENCH_WF_CPU_ROUNDS (3; 0 skips the rounds of 1, 2, 4 worker processes in turn),
+ *              BENCH_WF_CPU_WARM_RUNS (150 5-step runs per worker process before them), BENCH_WF_CPU_ONLY=1
+ *              (PostgreSQL runs those rounds only), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
  *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
 import { signWebhook, type VektorClient } from "@vektor/shared/client";
@@ -49,7 +52,7 @@ import type { Run, RunDetail } from "@vektor/shared/schemas/workflow";
 import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpuSeconds, startCluster, treeCpuSeconds, type Cluster } from "./lib/cluster";
+import { cpuSeconds, startCluster, treeCpuSeconds, type Cluster, type Proc } from "./lib/cluster";
 import { createLogger, inArray, openDatabase, schema, WorkerPool, type Db } from "./lib/deps";
 import { smallPdf } from "./lib/inputs";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
@@ -67,6 +70,14 @@ const FIVE_RUNS = intEnv("BENCH_WF_RUNS", 200, 1);
 const CHAIN_RUNS = intEnv("BENCH_WF_CHAIN_RUNS", 60, 1);
 const LAT_RUNS = intEnv("BENCH_WF_LATENCY_RUNS", 24, 2);
 const GROUP = intEnv("BENCH_WF_GROUP", 4, 1);
+/** 5-step runs per worker process before anything is measured: the tool's WASM and the server's code compiled by the JIT in each. */
+const WARM_RUNS = intEnv("BENCH_WF_WARM_RUNS", 4, 1);
+/** Rounds of the CPU comparison (1, 2, 4 worker processes in turn, each round FIVE_RUNS 5-step runs per count); 0 skips it. */
+const CPU_ROUNDS = intEnv("BENCH_WF_CPU_ROUNDS", 3, 0);
+/** 5-step runs per worker process before the rounds (each set warmed alike). */
+const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 150, 1);
+/** Only those rounds (with BENCH_WF_PGLITE=0: the CPU comparison alone, in a few minutes). */
+const CPU_ONLY = process.env.BENCH_WF_CPU_ONLY === "1";
 const HOOKS = intEnv("BENCH_WF_HOOKS", 40, 2);
 const DELIVERIES = intEnv("BENCH_WF_DELIVERIES", 200, 2);
 const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Number(s.trim()));
@@ -306,7 +317,7 @@ async function measure(e: Env, label: string, db: Setup["db"], workers: number):
   const tag = label.replace(/[^A-Za-z0-9]+/g, "-");
   log(`${label}: warm-up`);
   // every process's tool worker and JIT warm: several runs in flight per worker process
-  await lightPhase(e, FIVE, `warm-${tag}-five`, 4 * workers, 4 * workers);
+  await lightPhase(e, FIVE, `warm-${tag}-five`, WARM_RUNS * workers, 4 * workers);
   await lightPhase(e, CHAIN, `warm-${tag}-chain`, 4 * workers, 4 * workers);
   const t = performance.now();
   const chainLight = await lightPhase(e, CHAIN, `light-${tag}-chain`, LAT_RUNS);
@@ -319,6 +330,74 @@ async function measure(e: Env, label: string, db: Setup["db"], workers: number):
   const c = fiveLoad.cpu;
   log(`${label}: CPU during the 5-step runs: server ${fixed(c.server, 1)} s, workers ${fixed(c.workers, 1)} s, postgres ${fixed(c.pg, 1)} s, bench ${fixed(c.bench, 1)} s; other processes used ${fixed(100 * fiveLoad.others)}% of the machine`);
   return { label, db, workers, pollMs: e.pollMs, chainLight, fiveLight, chainLoad, fiveLoad };
+}
+
+// ---------------------------------------------------------------- CPU per run: 1, 2, 4 worker processes in turn
+
+interface CpuRound {
+  workers: number;
+  /** CPU ms per run of the API, the worker processes and PostgreSQL together. */
+  totalMs: number;
+  claims: number;
+  emptyClaims: number;
+}
+
+const DRAIN_MS = 2000;
+const totalCpuMs = (ph: Phase, runs: number) => ((ph.cpu.server + ph.cpu.workers + ph.cpu.pg) * 1000) / runs;
+
+/** Claim statements per run over a phase (pg_stat_statements), and those that found no job. */
+function claimsPerRun(ph: Phase, runs: number): { claims: number; empty: number } {
+  const claims = ph.statements?.filter((st) => /skip locked/i.test(st.query));
+  if (!claims) return { claims: NaN, empty: NaN };
+  const calls = sum(claims, "calls");
+  return { claims: calls / runs, empty: (calls - sum(claims, "rows")) / runs };
+}
+
+/**
+ * CPU per 5-step run with each count of worker processes, measured in rounds that take the
+ * counts in turn (1, 2, 4, 1, 2, 4, ...): on a machine others share, neighbouring rounds meet
+ * the same conditions, and the medians compare. Every set of processes stays up, warm and frozen
+ * (SIGSTOP) while another set runs, and is thawed for DRAIN_MS before its round, idle, to hear
+ * what the others' runs notified meanwhile (thousands of notifications, which its round would
+ * otherwise pay for).
+ */
+async function cpuRounds(c: Cluster, p: BenchPostgres, client: VektorClient, files: string[], pollMs: number): Promise<CpuRound[]> {
+  const sets = new Map<number, Proc[]>();
+  const signal = (ws: Proc[], sig: NodeJS.Signals) => ws.forEach((w) => process.kill(w.pid, sig));
+  const envOf = (ws: Proc[]): Env => ({
+    client,
+    files,
+    pollMs,
+    queue: { stop: async () => signal(ws, "SIGSTOP"), start: async () => signal(ws, "SIGCONT") },
+    cpu: () => ({ server: cpuSeconds(c.api.pid), workers: ws.reduce((t, w) => t + cpuSeconds(w.pid), 0), pg: treeCpuSeconds(p.pid), bench: selfCpu() }),
+  });
+  const out: CpuRound[] = [];
+  try {
+    for (const n of WORKER_COUNTS) {
+      const ws = await c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) });
+      sets.set(n, ws);
+      // As many runs per process for every count: a process's JIT keeps compiling for a few hundred.
+      await loadPhase(envOf(ws), FIVE, `cpu-warm-${n}`, CPU_WARM_RUNS * n);
+      signal(ws, "SIGSTOP");
+    }
+    for (let r = 1; r <= CPU_ROUNDS; r++) {
+      for (const n of WORKER_COUNTS) {
+        const ws = sets.get(n)!;
+        // Thawed a moment first, idle, to hear what the other sets' runs notified while it was frozen.
+        signal(ws, "SIGCONT");
+        await Bun.sleep(DRAIN_MS);
+        const ph = await loadPhase(envOf(ws), FIVE, `cpu-${n}-${r}`, FIVE_RUNS);
+        signal(ws, "SIGSTOP");
+        const { claims, empty } = claimsPerRun(ph, FIVE_RUNS);
+        out.push({ workers: n, totalMs: totalCpuMs(ph, FIVE_RUNS), claims, emptyClaims: empty });
+        log(`CPU round ${r}, ${n} worker${n > 1 ? "s" : ""}: ${fixed(totalCpuMs(ph, FIVE_RUNS), 1)} ms per 5-step run, ${fixed(claims, 1)} claims per run (${fixed(empty, 1)} empty); other processes used ${fixed(100 * ph.others)}% of the machine`);
+      }
+    }
+  } finally {
+    for (const ws of sets.values()) signal(ws, "SIGCONT");
+    await c.stopWorkers();
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- what the timestamps say
@@ -543,6 +622,7 @@ const setups: Setup[] = [];
 const stepIds = new Map<string, string>();
 const jobs: StepJobs = new Map();
 const triggerResults: Triggers[] = [];
+const cpuResults: CpuRound[] = [];
 try {
   const sample = await smallPdf(0);
   const toolMs = await toolTimeMs(sample, 20);
@@ -584,7 +664,7 @@ try {
     const files = await prepare(client, cluster.adminEmail);
     const c = cluster;
     const p = pg;
-    for (const pollMs of POLLS) {
+    for (const pollMs of CPU_ONLY ? [] : POLLS) {
       for (const n of WORKER_COUNTS) {
         const launch = () => c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) }).then(() => {});
         // Warm: the worker processes are frozen (SIGSTOP) while a load phase's runs are posted and
@@ -603,9 +683,15 @@ try {
         await c.stopWorkers();
       }
     }
-    await c.addWorkers(1, 1, { JOB_POLL_MS: String(POLLS[0]) });
-    triggerResults.push(await triggerPhase(client, files, `PostgreSQL, 1 worker (poll ${POLLS[0]} ms)`));
-    await c.stopWorkers();
+    if (!CPU_ONLY) {
+      await c.addWorkers(1, 1, { JOB_POLL_MS: String(POLLS[0]) });
+      triggerResults.push(await triggerPhase(client, files, `PostgreSQL, 1 worker (poll ${POLLS[0]} ms)`));
+      await c.stopWorkers();
+    }
+    if (CPU_ROUNDS > 0) {
+      log(`CPU per 5-step run: ${CPU_ROUNDS} rounds of ${WORKER_COUNTS.join(", ")} worker processes in turn (poll ${POLLS[0]} ms)`);
+      cpuResults.push(...(await cpuRounds(c, p, client, files, POLLS[0])));
+    }
     const db = await openDatabase({ databaseUrl: pg.url, dataDir: join(work, "pg-data") });
     dbs.push(db);
     for (const [k, v] of await readStepIds(db.db)) stepIds.set(k, v);
@@ -622,119 +708,138 @@ try {
   const rate = (ph: Phase, units: number) => units / ((ph.end - ph.t0) / 1000);
   const baseOf = (s: Setup) => setups.find((b) => b.db === s.db && b.pollMs === s.pollMs && b.workers === 1);
 
-  const rows: (string | number)[][] = [];
-  const row = (what: string, target: string, f: (s: Setup) => string) => rows.push([what, target, ...setups.map(f)]);
-  const chainP = setups.map((s) => pairs(s.chainLight));
-  const fiveP = setups.map((s) => pairs(s.fiveLight, true));
-  const loadP = setups.map((s) => pairs(s.chainLoad.runs));
-  const at = (s: Setup) => setups.indexOf(s);
-  row("no-op chain: step end -> successor startedAt, p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(chainP[at(s)].gap), p50(chainP[at(s)].gap) < TARGET.p50));
-  row("no-op chain: step end -> successor startedAt, p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(chainP[at(s)].gap), p95(chainP[at(s)].gap) < TARGET.p95));
-  row("no-op chain: step end -> successor end (whole transition), p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(chainP[at(s)].turn), p50(chainP[at(s)].turn) < TARGET.p50));
-  row("no-op chain: step end -> successor end (whole transition), p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(chainP[at(s)].turn), p95(chainP[at(s)].turn) < TARGET.p95));
-  row("5-step (pdf.rotate): step end -> successor startedAt, p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(fiveP[at(s)].gap), p50(fiveP[at(s)].gap) < TARGET.p50));
-  row("5-step (pdf.rotate): step end -> successor startedAt, p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(fiveP[at(s)].gap), p95(fiveP[at(s)].gap) < TARGET.p95));
-  row("5-step: step end -> no-op successor end, p50 / p95 ms", "-", (s) => pp(fiveP[at(s)].turn));
-  row(`5-step: op step start -> end minus ${TOOL} in a warm pool (${fixed(toolMs, 1)} ms), p50 / p95 ms`, "-", (s) => {
-    const total = s.fiveLight.map((d) => d.steps.find((x) => x.nodeId === OP_NODE)!).map((x) => ms(x.finishedAt) - ms(x.startedAt) - toolMs);
-    return pp(total);
-  });
-  row(`no-op chain, ${CHAIN_RUNS} runs at once: step end -> successor end, p50 / p95 ms`, "-", (s) => pp(loadP[at(s)].turn));
-  row(`no-op transitions / s per worker process (${CHAIN_RUNS} x ${CHAIN_LEN}-step chains at once)`, `>= ${TARGET.stepsPerSec}`, (s) => {
-    const r = rate(s.chainLoad, CHAIN_RUNS * CHAIN_LEN) / s.workers;
-    return cell(r, r >= TARGET.stepsPerSec, 0);
-  });
-  row(`5-step runs / s (${FIVE_RUNS} at once)`, "-", (s) => cell(rate(s.fiveLoad, FIVE_RUNS), null, 1));
-  row("scaling of 5-step runs / s vs 1 worker (same database and poll)", `>= ${TARGET.scaling}x`, (s) => {
-    const b = baseOf(s);
-    if (s.db !== "PostgreSQL" || s.workers === 1 || !b) return "-";
-    const x = rate(s.fiveLoad, FIVE_RUNS) / rate(b.fiveLoad, FIVE_RUNS);
-    return `${fixed(x, 2)}x ${verdict(x >= TARGET.scaling)}`;
-  });
-  // Scaling needs idle cores: on a 2-core machine one worker process and PostgreSQL already keep both busy.
-  const cores = (ph: Phase) => {
-    const wallS = (ph.end - ph.t0) / 1000;
-    return `${fixed((ph.cpu.server + ph.cpu.workers + ph.cpu.pg + ph.cpu.bench) / wallS, 2)} + ${fixed(ph.others * availableParallelism(), 2)}`;
-  };
-  row(`5-step load: CPU cores busy, the engine's processes + other processes (machine: ${availableParallelism()})`, "-", (s) => cores(s.fiveLoad));
-  row(`no-op chain load: CPU cores busy, the engine's processes + other processes (machine: ${availableParallelism()})`, "-", (s) => cores(s.chainLoad));
-  row("scaling of no-op transitions / s vs 1 worker", "-", (s) => {
-    const b = baseOf(s);
-    if (s.db !== "PostgreSQL" || s.workers === 1 || !b) return "-";
-    return `${fixed(rate(s.chainLoad, CHAIN_RUNS) / rate(b.chainLoad, CHAIN_RUNS), 2)}x`;
-  });
-  console.log(
-    `\nworkflows: light load = ${LAT_RUNS} no-op chains and ${Math.max(GROUP, Math.round(LAT_RUNS / 2))} 5-step runs, ${GROUP} in flight; ` +
-      `PGlite: one ROLE=all process; PostgreSQL: ROLE=api + N ROLE=worker processes; TOOL_WORKERS=1 and JOB_CONTROL_LANES=4 per process. ` +
-      `NB kinds that only read the database (source, op, filter, merge, download) run inside the transition that readies them, so their startedAt is the moment ` +
-      `their predecessor ended; a run's first step, and kinds that write objects or wait (zip, rename, approval), are queued as jobs, startedAt set when queued.\n`,
-  );
-  printTable(["measurement", "target", ...setups.map((s) => s.label)], rows);
-
-  const hopRows = setups.map((s) => {
-    const light = hops([...s.chainLight, ...s.fiveLight], stepIds, jobs);
-    return [s.label, pp(light.first), pp(light.wait), pp(light.handler), pp(light.opWait), pp(light.opCtrl), pp(light.toolWait), pp(light.toolRun), pp(light.opSettle)];
-  });
-  console.log(`\nwhere the time goes under light load, p50 / p95 ms (job rows; ${TOOL} alone in a warm pool: ${fixed(toolMs, 1)} ms):\n`);
-  printTable(
-    ["setup", "run's 1st step: queued (API) -> claimed", "no-op step: queued -> claimed", "no-op step: claimed -> finished", "op step: queued -> claimed", "op: claimed -> tool job queued", "tool job: queued -> claimed", "tool job: claimed -> finished", "tool job finished -> op step finished"],
-    hopRows,
-  );
-
-  const cpuPer = (ph: Phase, units: number, k: keyof Cpu) => fixed((ph.cpu[k] * 1000) / units, 1);
-  const stmts = (ph: Phase, units: number, k: "calls" | "ms", digits: number) => (ph.statements ? fixed(sum(ph.statements, k) / units, digits) : "-");
-  const steps = CHAIN_RUNS * CHAIN_LEN;
-  console.log(
-    `\nunder load: ${CHAIN_RUNS} no-op chains (${steps} steps), then ${FIVE_RUNS} 5-step runs, posted ${POST_CONCURRENCY} at a time with the queue stopped ` +
-      `(PostgreSQL: ${COLD ? "no worker process" : "the warm worker processes frozen with SIGSTOP"}; PGlite: its server restarted as ROLE=api), clock from the queue's start ` +
-      `(workers ${COLD ? "started, cold" : "thawed"}; PGlite restarted as ROLE=all on the same data, cold) to the last run's finishedAt. CPU: user + system of each process over the clock\n`,
-  );
-  printTable(
-    ["setup", "chains: posting s", "wall s", "steps/s", "no-op step: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / step: API or ROLE=all", "workers", "postgres", "SQL statements / step", "DB exec ms / step", "other processes' CPU share"],
-    setups.map((s) => {
-      const ch = hops(s.chainLoad.runs, stepIds, jobs);
-      const pgRow = s.db === "PostgreSQL";
-      return [s.label, sec(s.chainLoad.postMs), sec(s.chainLoad.end - s.chainLoad.t0), fixed(rate(s.chainLoad, steps)), pp(ch.wait), pp(ch.handler), cpuPer(s.chainLoad, steps, "server"), pgRow ? cpuPer(s.chainLoad, steps, "workers") : "-", pgRow ? cpuPer(s.chainLoad, steps, "pg") : "-", stmts(s.chainLoad, steps, "calls", 1), stmts(s.chainLoad, steps, "ms", 2), `${fixed(100 * s.chainLoad.others)}%`];
-    }),
-  );
-  console.log("");
-  printTable(
-    ["setup", "5-step: posting s", "wall s", "runs/s", "tool job: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / run: API or ROLE=all", "workers", "postgres", "bench client", "SQL statements / run", "DB exec ms / run", "other processes' CPU share"],
-    setups.map((s) => {
-      const fv = hops(s.fiveLoad.runs, stepIds, jobs);
-      const pgRow = s.db === "PostgreSQL";
-      return [s.label, sec(s.fiveLoad.postMs), sec(s.fiveLoad.end - s.fiveLoad.t0), fixed(rate(s.fiveLoad, FIVE_RUNS), 1), pp(fv.toolWait), pp(fv.toolRun), cpuPer(s.fiveLoad, FIVE_RUNS, "server"), pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "workers") : "-", pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "pg") : "-", cpuPer(s.fiveLoad, FIVE_RUNS, "bench"), stmts(s.fiveLoad, FIVE_RUNS, "calls", 0), stmts(s.fiveLoad, FIVE_RUNS, "ms", 1), `${fixed(100 * s.fiveLoad.others)}%`];
-    }),
-  );
-  const pgSetups = setups.filter((s) => s.db === "PostgreSQL");
-  if (pgSetups.length) {
+  if (setups.length) {
+    const rows: (string | number)[][] = [];
+    const row = (what: string, target: string, f: (s: Setup) => string) => rows.push([what, target, ...setups.map(f)]);
+    const chainP = setups.map((s) => pairs(s.chainLight));
+    const fiveP = setups.map((s) => pairs(s.fiveLight, true));
+    const loadP = setups.map((s) => pairs(s.chainLoad.runs));
+    const at = (s: Setup) => setups.indexOf(s);
+    row("no-op chain: step end -> successor startedAt, p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(chainP[at(s)].gap), p50(chainP[at(s)].gap) < TARGET.p50));
+    row("no-op chain: step end -> successor startedAt, p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(chainP[at(s)].gap), p95(chainP[at(s)].gap) < TARGET.p95));
+    row("no-op chain: step end -> successor end (whole transition), p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(chainP[at(s)].turn), p50(chainP[at(s)].turn) < TARGET.p50));
+    row("no-op chain: step end -> successor end (whole transition), p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(chainP[at(s)].turn), p95(chainP[at(s)].turn) < TARGET.p95));
+    row("5-step (pdf.rotate): step end -> successor startedAt, p50 ms", `< ${TARGET.p50}`, (s) => cell(p50(fiveP[at(s)].gap), p50(fiveP[at(s)].gap) < TARGET.p50));
+    row("5-step (pdf.rotate): step end -> successor startedAt, p95 ms", `< ${TARGET.p95}`, (s) => cell(p95(fiveP[at(s)].gap), p95(fiveP[at(s)].gap) < TARGET.p95));
+    row("5-step: step end -> no-op successor end, p50 / p95 ms", "-", (s) => pp(fiveP[at(s)].turn));
+    row(`5-step: op step start -> end minus ${TOOL} in a warm pool (${fixed(toolMs, 1)} ms), p50 / p95 ms`, "-", (s) => {
+      const total = s.fiveLight.map((d) => d.steps.find((x) => x.nodeId === OP_NODE)!).map((x) => ms(x.finishedAt) - ms(x.startedAt) - toolMs);
+      return pp(total);
+    });
+    row(`no-op chain, ${CHAIN_RUNS} runs at once: step end -> successor end, p50 / p95 ms`, "-", (s) => pp(loadP[at(s)].turn));
+    row(`no-op transitions / s per worker process (${CHAIN_RUNS} x ${CHAIN_LEN}-step chains at once)`, `>= ${TARGET.stepsPerSec}`, (s) => {
+      const r = rate(s.chainLoad, CHAIN_RUNS * CHAIN_LEN) / s.workers;
+      return cell(r, r >= TARGET.stepsPerSec, 0);
+    });
+    row(`5-step runs / s (${FIVE_RUNS} at once)`, "-", (s) => cell(rate(s.fiveLoad, FIVE_RUNS), null, 1));
+    row("scaling of 5-step runs / s vs 1 worker (same database and poll)", `>= ${TARGET.scaling}x`, (s) => {
+      const b = baseOf(s);
+      if (s.db !== "PostgreSQL" || s.workers === 1 || !b) return "-";
+      const x = rate(s.fiveLoad, FIVE_RUNS) / rate(b.fiveLoad, FIVE_RUNS);
+      return `${fixed(x, 2)}x ${verdict(x >= TARGET.scaling)}`;
+    });
+    // Scaling needs idle cores: on a 2-core machine one worker process and PostgreSQL already keep both busy.
+    const cores = (ph: Phase) => {
+      const wallS = (ph.end - ph.t0) / 1000;
+      return `${fixed((ph.cpu.server + ph.cpu.workers + ph.cpu.pg + ph.cpu.bench) / wallS, 2)} + ${fixed(ph.others * availableParallelism(), 2)}`;
+    };
+    row(`5-step load: CPU cores busy, the engine's processes + other processes (machine: ${availableParallelism()})`, "-", (s) => cores(s.fiveLoad));
+    row(`no-op chain load: CPU cores busy, the engine's processes + other processes (machine: ${availableParallelism()})`, "-", (s) => cores(s.chainLoad));
+    row("scaling of no-op transitions / s vs 1 worker", "-", (s) => {
+      const b = baseOf(s);
+      if (s.db !== "PostgreSQL" || s.workers === 1 || !b) return "-";
+      return `${fixed(rate(s.chainLoad, CHAIN_RUNS) / rate(b.chainLoad, CHAIN_RUNS), 2)}x`;
+    });
     console.log(
-      `\nCPU per 5-step run on PostgreSQL, ${FIVE_RUNS} runs at once, every process of the service: the API, the worker processes and PostgreSQL ` +
-        `(postmaster and its backends), user + system from /proc over the clock (the bench client's own polling apart). ` +
-        `Claims: the queue's claim statements per run (pg_stat_statements), and those that found no job\n`,
+      `\nworkflows: light load = ${LAT_RUNS} no-op chains and ${Math.max(GROUP, Math.round(LAT_RUNS / 2))} 5-step runs, ${GROUP} in flight; ` +
+        `PGlite: one ROLE=all process; PostgreSQL: ROLE=api + N ROLE=worker processes; TOOL_WORKERS=1 and JOB_CONTROL_LANES=4 per process. ` +
+        `NB kinds that only read the database (source, op, filter, merge, download) run inside the transition that readies them, so their startedAt is the moment ` +
+        `their predecessor ended; a run's first step, and kinds that write objects or wait (zip, rename, approval), are queued as jobs, startedAt set when queued.\n`,
+    );
+    printTable(["measurement", "target", ...setups.map((s) => s.label)], rows);
+
+    const hopRows = setups.map((s) => {
+      const light = hops([...s.chainLight, ...s.fiveLight], stepIds, jobs);
+      return [s.label, pp(light.first), pp(light.wait), pp(light.handler), pp(light.opWait), pp(light.opCtrl), pp(light.toolWait), pp(light.toolRun), pp(light.opSettle)];
+    });
+    console.log(`\nwhere the time goes under light load, p50 / p95 ms (job rows; ${TOOL} alone in a warm pool: ${fixed(toolMs, 1)} ms):\n`);
+    printTable(
+      ["setup", "run's 1st step: queued (API) -> claimed", "no-op step: queued -> claimed", "no-op step: claimed -> finished", "op step: queued -> claimed", "op: claimed -> tool job queued", "tool job: queued -> claimed", "tool job: claimed -> finished", "tool job finished -> op step finished"],
+      hopRows,
+    );
+
+    const cpuPer = (ph: Phase, units: number, k: keyof Cpu) => fixed((ph.cpu[k] * 1000) / units, 1);
+    const stmts = (ph: Phase, units: number, k: "calls" | "ms", digits: number) => (ph.statements ? fixed(sum(ph.statements, k) / units, digits) : "-");
+    const steps = CHAIN_RUNS * CHAIN_LEN;
+    console.log(
+      `\nunder load: ${CHAIN_RUNS} no-op chains (${steps} steps), then ${FIVE_RUNS} 5-step runs, posted ${POST_CONCURRENCY} at a time with the queue stopped ` +
+        `(PostgreSQL: ${COLD ? "no worker process" : "the warm worker processes frozen with SIGSTOP"}; PGlite: its server restarted as ROLE=api), clock from the queue's start ` +
+        `(workers ${COLD ? "started, cold" : "thawed"}; PGlite restarted as ROLE=all on the same data, cold) to the last run's finishedAt. CPU: user + system of each process over the clock\n`,
     );
     printTable(
-      ["setup", "API ms", "workers ms", "postgres ms", "total ms / run", "vs 1 worker", "claims / run", "empty claims / run", "bench client ms"],
-      pgSetups.map((s) => {
-        const c = s.fiveLoad.cpu;
-        const total = ((c.server + c.workers + c.pg) * 1000) / FIVE_RUNS;
-        const b = baseOf(s);
-        const one = b ? ((b.fiveLoad.cpu.server + b.fiveLoad.cpu.workers + b.fiveLoad.cpu.pg) * 1000) / FIVE_RUNS : NaN;
-        const x = total / one;
-        const claims = s.fiveLoad.statements?.filter((st) => /skip locked/i.test(st.query)) ?? null;
-        const calls = claims ? sum(claims, "calls") : NaN;
-        const empty = claims ? calls - sum(claims, "rows") : NaN;
-        return [s.label, cpuPer(s.fiveLoad, FIVE_RUNS, "server"), cpuPer(s.fiveLoad, FIVE_RUNS, "workers"), cpuPer(s.fiveLoad, FIVE_RUNS, "pg"), fixed(total, 1),
-          s.workers === 1 || !b ? "-" : `${fixed(x, 2)}x ${verdict(x <= TARGET.cpuVsOne)} (<= ${TARGET.cpuVsOne}x)`, f1(calls / FIVE_RUNS), f1(empty / FIVE_RUNS), cpuPer(s.fiveLoad, FIVE_RUNS, "bench")];
+      ["setup", "chains: posting s", "wall s", "steps/s", "no-op step: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / step: API or ROLE=all", "workers", "postgres", "SQL statements / step", "DB exec ms / step", "other processes' CPU share"],
+      setups.map((s) => {
+        const ch = hops(s.chainLoad.runs, stepIds, jobs);
+        const pgRow = s.db === "PostgreSQL";
+        return [s.label, sec(s.chainLoad.postMs), sec(s.chainLoad.end - s.chainLoad.t0), fixed(rate(s.chainLoad, steps)), pp(ch.wait), pp(ch.handler), cpuPer(s.chainLoad, steps, "server"), pgRow ? cpuPer(s.chainLoad, steps, "workers") : "-", pgRow ? cpuPer(s.chainLoad, steps, "pg") : "-", stmts(s.chainLoad, steps, "calls", 1), stmts(s.chainLoad, steps, "ms", 2), `${fixed(100 * s.chainLoad.others)}%`];
       }),
     );
-  }
-  const top = setups.find((s) => s.chainLoad.statements?.length);
-  if (top) {
-    console.log(`\nmost expensive statements, ${top.label}, ${CHAIN_RUNS} no-op chains (per step = calls / ${steps}; idle lanes' claim polls included):\n`);
+    console.log("");
     printTable(
-      ["calls / step", "total ms", "mean ms", "statement"],
-      top.chainLoad.statements!.slice(0, 10).map((x) => [fixed(x.calls / steps, 2), fixed(x.ms), fixed(x.ms / x.calls, 3), x.query.slice(0, 120)]),
+      ["setup", "5-step: posting s", "wall s", "runs/s", "tool job: queued -> claimed p50/p95 ms", "claimed -> finished p50/p95 ms", "CPU ms / run: API or ROLE=all", "workers", "postgres", "bench client", "SQL statements / run", "DB exec ms / run", "other processes' CPU share"],
+      setups.map((s) => {
+        const fv = hops(s.fiveLoad.runs, stepIds, jobs);
+        const pgRow = s.db === "PostgreSQL";
+        return [s.label, sec(s.fiveLoad.postMs), sec(s.fiveLoad.end - s.fiveLoad.t0), fixed(rate(s.fiveLoad, FIVE_RUNS), 1), pp(fv.toolWait), pp(fv.toolRun), cpuPer(s.fiveLoad, FIVE_RUNS, "server"), pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "workers") : "-", pgRow ? cpuPer(s.fiveLoad, FIVE_RUNS, "pg") : "-", cpuPer(s.fiveLoad, FIVE_RUNS, "bench"), stmts(s.fiveLoad, FIVE_RUNS, "calls", 0), stmts(s.fiveLoad, FIVE_RUNS, "ms", 1), `${fixed(100 * s.fiveLoad.others)}%`];
+      }),
+    );
+    const pgSetups = setups.filter((s) => s.db === "PostgreSQL");
+    if (pgSetups.length) {
+      console.log(
+        `\nCPU per 5-step run on PostgreSQL, ${FIVE_RUNS} runs at once, every process of the service: the API, the worker processes and PostgreSQL ` +
+          `(postmaster and its backends), user + system from /proc over the clock (the bench client's own polling apart). ` +
+          `Claims: the queue's claim statements per run (pg_stat_statements), and those that found no job\n`,
+      );
+      printTable(
+        ["setup", "API ms", "workers ms", "postgres ms", "total ms / run", "vs 1 worker", "claims / run", "empty claims / run", "bench client ms"],
+        pgSetups.map((s) => {
+          const c = s.fiveLoad.cpu;
+          const total = ((c.server + c.workers + c.pg) * 1000) / FIVE_RUNS;
+          const b = baseOf(s);
+          const one = b ? ((b.fiveLoad.cpu.server + b.fiveLoad.cpu.workers + b.fiveLoad.cpu.pg) * 1000) / FIVE_RUNS : NaN;
+          const x = total / one;
+          const claims = s.fiveLoad.statements?.filter((st) => /skip locked/i.test(st.query)) ?? null;
+          const calls = claims ? sum(claims, "calls") : NaN;
+          const empty = claims ? calls - sum(claims, "rows") : NaN;
+          return [s.label, cpuPer(s.fiveLoad, FIVE_RUNS, "server"), cpuPer(s.fiveLoad, FIVE_RUNS, "workers"), cpuPer(s.fiveLoad, FIVE_RUNS, "pg"), fixed(total, 1),
+            s.workers === 1 || !b ? "-" : `${fixed(x, 2)}x ${verdict(x <= TARGET.cpuVsOne)} (<= ${TARGET.cpuVsOne}x)`, f1(calls / FIVE_RUNS), f1(empty / FIVE_RUNS), cpuPer(s.fiveLoad, FIVE_RUNS, "bench")];
+        }),
+      );
+    }
+    const top = setups.find((s) => s.chainLoad.statements?.length);
+    if (top) {
+      console.log(`\nmost expensive statements, ${top.label}, ${CHAIN_RUNS} no-op chains (per step = calls / ${steps}; idle lanes' claim polls included):\n`);
+      printTable(
+        ["calls / step", "total ms", "mean ms", "statement"],
+        top.chainLoad.statements!.slice(0, 10).map((x) => [fixed(x.calls / steps, 2), fixed(x.ms), fixed(x.ms / x.calls, 3), x.query.slice(0, 120)]),
+      );
+    }
+  }
+  if (cpuResults.length) {
+    console.log(
+      `\nCPU per 5-step run on PostgreSQL, ${CPU_ROUNDS} rounds taking the counts of worker processes in turn, ${FIVE_RUNS} runs at once each (every process: API, workers, PostgreSQL; ` +
+        `each set warm, frozen while another runs); median and every round, ms\n`,
+    );
+    const of = (n: number) => cpuResults.filter((x) => x.workers === n);
+    const one = median(of(WORKER_COUNTS[0]).map((x) => x.totalMs));
+    printTable(
+      ["worker processes", "CPU ms / run, median", `vs ${WORKER_COUNTS[0]} worker${WORKER_COUNTS[0] > 1 ? "s" : ""}`, "rounds", "claims / run", "empty claims / run"],
+      WORKER_COUNTS.map((n) => {
+        const xs = of(n);
+        const m = median(xs.map((x) => x.totalMs));
+        const ratio = m / one;
+        return [n, fixed(m, 1), n === WORKER_COUNTS[0] ? "-" : `${fixed(ratio, 2)}x ${verdict(ratio <= TARGET.cpuVsOne)} (<= ${TARGET.cpuVsOne}x)`, xs.map((x) => fixed(x.totalMs, 1)).join(" / "), f1(median(xs.map((x) => x.claims))), f1(median(xs.map((x) => x.emptyClaims)))];
+      }),
     );
   }
   if (triggerResults.length) {
@@ -745,6 +850,7 @@ try {
     );
   }
   const shares = setups.flatMap((s) => [s.chainLoad.others, s.fiveLoad.others]);
+  if (shares.length === 0) shares.push(0);
   const busy = Math.max(...shares) > 0.1 ? " -- WARNING: the machine was busy with other work, numbers are unreliable" : "";
   console.log(`\nmachine: ${availableParallelism()} CPUs; other processes used ${fixed(100 * Math.min(...shares))}-${fixed(100 * Math.max(...shares))}% of it during the load phases${busy}; benchmark wall ${sec(performance.now() - benchStart)} s`);
   if (!allPass && process.env.BENCH_STRICT === "1") process.exitCode = 1;
