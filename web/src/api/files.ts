@@ -20,13 +20,13 @@ export function useFilesPage(cursor: string | undefined, q = "") {
   });
 }
 
-/** Deletes several files; answers the names of those that could not be deleted (the rest are gone). */
+/** Deletes several files; answers the ids of those that could not be deleted (the rest are gone). */
 export function useDeleteFiles() {
   const queries = useQueryClient();
   return useMutation({
-    mutationFn: async (files: { fileId: string; filename: string }[]) => {
+    mutationFn: async (files: { fileId: string }[]): Promise<string[]> => {
       const settled = await Promise.allSettled(files.map((f) => client.files.delete(f.fileId)));
-      return files.filter((_, i) => settled[i]!.status === "rejected").map((f) => f.filename);
+      return files.filter((_, i) => settled[i]!.status === "rejected").map((f) => f.fileId);
     },
     onSettled: () => queries.invalidateQueries({ queryKey: FILES_KEY }),
   });

@@ -80,10 +80,16 @@ function FileList() {
   const q = useDebounced(text.trim(), 250);
   const [chosen, setChosen] = useState<Map<string, FileRecord>>(new Map());
   const remove = useDeleteFiles();
+  const [notDeleted, setNotDeleted] = useState("");
+  /** Deletes them and unchooses those gone; answers the names of those that are not. */
   const deleteFiles = async (files: FileRecord[]) => {
-    const failed = await remove.mutateAsync(files).catch(() => files.map((f) => f.filename));
-    setChosen((c) => toggled(c, files.filter((f) => !failed.includes(f.filename)), false));
-    return failed;
+    const failed = new Set(await remove.mutateAsync(files));
+    setChosen((c) => toggled(c, files.filter((f) => !failed.has(f.fileId)), false));
+    return files.filter((f) => failed.has(f.fileId)).map((f) => f.filename);
+  };
+  const deleteOne = async (file: FileRecord) => {
+    const failed = await deleteFiles([file]);
+    setNotDeleted(failed.length ? `${file.filename} could not be deleted. Try again.` : "");
   };
   return (
     <section className="card" aria-labelledby="list-title">
@@ -93,8 +99,8 @@ function FileList() {
         <input id="files-search" type="search" value={text} placeholder="e.g. plan" onChange={(e) => setText(e.target.value)} />
       </div>
       <ChosenBar chosen={chosen} onClear={() => setChosen(new Map())} onDelete={deleteFiles} />
-      <ErrorText error={remove.error} />
-      <FilePage q={q} chosen={chosen} setChosen={setChosen} onDelete={(f) => void deleteFiles([f])} deleting={remove.isPending} />
+      <ErrorText error={remove.error} message={notDeleted} />
+      <FilePage q={q} chosen={chosen} setChosen={setChosen} onDelete={(f) => void deleteOne(f)} deleting={remove.isPending} />
     </section>
   );
 }
