@@ -93,7 +93,7 @@ describe("account", () => {
     const ledger = page.getByRole("region", { name: "Credit ledger" });
     await ledger.getByRole("cell", { name: "Credits every new account receives", exact: true }).waitFor({ timeout: 30_000 });
     expect(await ledger.getByText("a single tool run (Convert, on this device or on the server) costs none", { exact: false }).isVisible()).toBe(true);
-    const charge = ledger.getByRole("link", { name: "Charge for a batch", exact: true });
+    const charge = ledger.getByRole("link", { name: "Charge for the batch “Ledger batch”", exact: true });
     await shootAtTwoWidths(page, SHOTS, "account-ledger");
     await charge.click();
     await page.waitForURL((url) => url.pathname === "/batches" && url.searchParams.get("open") === batchId, { timeout: 15_000 });

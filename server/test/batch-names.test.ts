@@ -1,6 +1,6 @@
 /**
  * Issue 22, items 7 and 11 over real HTTP: a batch's name (given, trimmed, refused when blank or
- * holding control characters, renamed later), its items' outputs by name, the admin settings'
+ * holding control characters, renamed later, named by the credit ledger), its items' outputs by name, the admin settings'
  * descriptions and units, a refused setting answered in one sentence, and a single server run
  * that costs no credits.
  */
@@ -42,6 +42,15 @@ describe("a batch's name", () => {
     expect((await c.batches.list()).items.find((b) => b.batchId === batchId)?.name).toBe("Site plans, April");
     const zip = await c.t.fetch(`/api/batch/${batchId}/zip`);
     expect(zip.headers.get("content-disposition")).toContain('filename="Site_plans_April.zip"');
+
+    // The ledger names the batch each charge was for, as it is called now; other entries name nothing.
+    const ledger = await c.credits();
+    expect(ledger.find((e) => e.ref === batchId)).toMatchObject({ reason: "batch", amount: -3, refName: "Site plans, April" });
+    expect(ledger.find((e) => e.ref === unnamed.batchId)?.refName).toBe("pdf.rotate x 1");
+    expect(ledger.find((e) => e.reason === "signup_grant")?.refName).toBeNull();
+    // Another user's batch id in a ledger never lends its name (refs are joined within the owner).
+    const other = await srv.user();
+    expect((await other.credits()).every((e) => e.refName === null)).toBe(true);
   });
 
   test("blank, too long or with control characters: 400 at creation and on rename, nothing changed; another user's batch is 404", async () => {

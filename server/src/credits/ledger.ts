@@ -6,7 +6,7 @@
 import { ServiceError } from "@vektor/shared/errors";
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { creditLedger, user } from "../db/schema";
+import { batch, creditLedger, user, workflow, workflowRun } from "../db/schema";
 import { newId } from "../lib/ids";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -39,10 +39,25 @@ export async function recordGrant(db: Db, userId: string, amount: number, reason
   await db.insert(creditLedger).values({ id: newId("cr"), userId, amount, reason, ref: null });
 }
 
+/**
+ * The newest `limit` entries, each with the current name of the batch or workflow run's workflow
+ * it charged or refunded (null once that is gone, or for other entries), so a person reads
+ * which one it was.
+ */
 export async function ledger(db: Db, userId: string, limit: number) {
   return db
-    .select({ id: creditLedger.id, amount: creditLedger.amount, reason: creditLedger.reason, ref: creditLedger.ref, createdAt: creditLedger.createdAt })
+    .select({
+      id: creditLedger.id,
+      amount: creditLedger.amount,
+      reason: creditLedger.reason,
+      ref: creditLedger.ref,
+      refName: sql<string | null>`coalesce(${batch.name}, ${workflow.name})`,
+      createdAt: creditLedger.createdAt,
+    })
     .from(creditLedger)
+    .leftJoin(batch, and(eq(batch.id, creditLedger.ref), eq(batch.userId, creditLedger.userId)))
+    .leftJoin(workflowRun, and(eq(workflowRun.id, creditLedger.ref), eq(workflowRun.userId, creditLedger.userId)))
+    .leftJoin(workflow, eq(workflow.id, workflowRun.workflowId))
     .where(eq(creditLedger.userId, userId))
     .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
     .limit(limit);

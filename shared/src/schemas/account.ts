@@ -17,6 +17,7 @@ export const LedgerEntry = Type.Object({
   amount: Type.Integer({ description: "positive for a grant or refund, negative for a charge" }),
   reason: Type.String(),
   ref: Type.Union([Type.String(), Type.Null()]),
+  refName: Type.Union([Type.String(), Type.Null()], { description: "the current name of the batch, or of the workflow of the run, that ref names; null for other entries or once it is deleted" }),
   createdAt: Type.String({ format: "date-time" }),
 });
 export type LedgerEntry = Static<typeof LedgerEntry>;

@@ -16,17 +16,18 @@ export interface LedgerWords {
 const toBatch = (id: string): LedgerLink => ({ to: "/batches", search: { open: id } });
 const toRun = (id: string): LedgerLink => ({ to: "/workflows/runs/$runId", params: { runId: id } });
 
-const KNOWN: Record<string, { text: string; link?: (ref: string) => LedgerLink }> = {
-  batch: { text: "Charge for a batch", link: toBatch },
-  batch_cancel_refund: { text: "Refund for the files of a cancelled batch that never ran", link: toBatch },
-  workflow_run: { text: "Charge for a workflow run", link: toRun },
-  workflow_cancel_refund: { text: "Refund for the steps of a cancelled workflow run that never ran", link: toRun },
-  signup_grant: { text: "Credits every new account receives" },
+/** Each reason's words, with the batch's or workflow's name when the server still knows it. */
+const KNOWN: Record<string, { text: (name: string | null) => string; link?: (ref: string) => LedgerLink }> = {
+  batch: { text: (name) => (name ? `Charge for the batch “${name}”` : "Charge for a batch"), link: toBatch },
+  batch_cancel_refund: { text: (name) => `Refund for the files of ${name ? `the batch “${name}”` : "a batch"} that never ran (cancelled)`, link: toBatch },
+  workflow_run: { text: (name) => (name ? `Charge for a run of the workflow “${name}”` : "Charge for a workflow run"), link: toRun },
+  workflow_cancel_refund: { text: (name) => `Refund for the steps of ${name ? `a run of the workflow “${name}”` : "a workflow run"} that never ran (cancelled)`, link: toRun },
+  signup_grant: { text: () => "Credits every new account receives" },
 };
 
-export function ledgerWords(entry: Pick<LedgerEntry, "reason" | "ref">): LedgerWords {
+export function ledgerWords(entry: Pick<LedgerEntry, "reason" | "ref"> & { refName?: string | null }): LedgerWords {
   const known = KNOWN[entry.reason];
-  if (known) return { text: known.text, link: known.link && entry.ref ? known.link(entry.ref) : null };
+  if (known) return { text: known.text(entry.refName ?? null), link: known.link && entry.ref ? known.link(entry.ref) : null };
   if (entry.ref?.startsWith("admin:")) return { text: `Changed by an administrator: ${entry.reason}`, link: null };
   return { text: entry.reason, link: null };
 }
