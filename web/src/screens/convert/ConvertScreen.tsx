@@ -16,6 +16,7 @@ import { OfflineFamilies } from "./OfflineFamilies";
 import { Results } from "./Results";
 import { RunUnits } from "./RunUnits";
 import { useStoredInputs } from "./stored-inputs";
+import "./convert.css";
 import { zipName } from "./download-all";
 import type { RunMode } from "./tool-run";
 import { useToolRun } from "./use-tool-run";
@@ -39,7 +40,7 @@ export function ConvertScreen() {
         <div className="field">
           <label htmlFor="files">Files</label>
           <input id="files" type="file" multiple disabled={busy} aria-describedby="files-hint" onChange={(e) => chooseFiles([...(e.target.files ?? [])])} />
-          <small id="files-hint" className="hint">
+          <small id="files-hint" className="hint chosen-files">
             {files.length && !stored.loading ? `Chosen: ${files.map((f) => f.name).join(", ")}. ` : ""}
             {stored.loading ? `Fetching ${stored.loading === 1 ? "your file" : `your ${stored.loading} files`} from Files… ` : ""}
             Choose files, or drop them anywhere on this page. Where they go is under Run on.
