@@ -13,7 +13,7 @@ import type {
   Preset,
   PresetBody,
 } from "../schemas/batch";
-import { isTerminalBatch } from "../schemas/vocab";
+import { isTerminalBatch } from "../schemas/vocab-lists";
 import { openDownload } from "./download";
 import { enc, qs, type PageQuery } from "./query";
 import { follow, type FollowOptions } from "./sse";

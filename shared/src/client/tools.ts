@@ -4,7 +4,7 @@
  * until it ends, so a caller always gets the finished job.
  */
 import type { CreateJobBody, Job, JobPage, ToolDetail, ToolIndexEntry } from "../schemas/job";
-import { isTerminalJob } from "../schemas/vocab";
+import { isTerminalJob } from "../schemas/vocab-lists";
 import { ApiError } from "./errors";
 import { enc, qs, type PageQuery } from "./query";
 import type { Transport } from "./transport";

@@ -28,7 +28,7 @@ import type {
   WorkflowVersion,
   WorkflowVersionDetail,
 } from "../schemas/workflow";
-import { isTerminalRun, TERMINAL_RUN_STATUSES } from "../schemas/vocab";
+import { isTerminalRun, TERMINAL_RUN_STATUSES } from "../schemas/vocab-lists";
 import { enc, qs, type PageQuery } from "./query";
 import { resume, type ResumeOptions } from "./sse";
 import type { Transport } from "./transport";

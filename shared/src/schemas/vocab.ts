@@ -1,10 +1,14 @@
 /**
- * Every closed vocabulary of the service, said once: the values, a TypeBox union of them (the
- * API's schemas and OpenAPI use it), the terminal subset where a thing ends, and its test. The
- * database constrains its columns to the same lists (server/src/db/schema.ts, CHECK
- * constraints), the server, the client and the web app import them from here.
+ * Every closed vocabulary of the service, said once: the values, the terminal subset where a
+ * thing ends and its test (vocab-lists.ts, re-exported here), and a TypeBox union of each (the
+ * API's schemas and OpenAPI use it). The database constrains its columns to the same lists
+ * (server/src/db/schema.ts, CHECK constraints); the server imports them from here, the client and
+ * the web app's shell from vocab-lists.ts, which carries no schema library.
  */
 import { Type, type SchemaOptions, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { APPROVAL_STATUSES, BATCH_ITEM_STATUSES, BATCH_STATUSES, DECISIONS, FILE_STATUSES, JOB_STATUSES, MCP_ACCESS_LEVELS, NODE_CATEGORIES, RUN_STATUSES, RUN_TRIGGERS, STEP_STATUSES, TOKEN_SCOPES } from "./vocab-lists";
+
+export * from "./vocab-lists";
 
 /** A TypeBox union of string literals, one per value. */
 export function literals<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<TLiteral<T[number]>[]> {
@@ -14,94 +18,27 @@ export function literals<const T extends readonly string[]>(values: T, options?:
   );
 }
 
-/** A membership test that narrows, for the terminal subsets below. */
-function member<const T extends readonly string[]>(values: T): (value: string) => value is T[number] {
-  const set = new Set<string>(values);
-  return (value): value is T[number] => set.has(value);
-}
-
-/** A stored file: PENDING while its bytes are awaited (upload or import open), UPLOADED once confirmed. */
-export const FILE_STATUSES = ["PENDING", "UPLOADED"] as const;
 export const FileStatus = literals(FILE_STATUSES);
 export type FileStatus = typeof FileStatus.static;
-
-/** A job (a tool run, a batch item, or any other queued kind): queued, then claimed, then ended. */
-export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export const JobStatus = literals(JOB_STATUSES);
 export type JobStatus = typeof JobStatus.static;
-/** The live ones: at most one live job per dedupe key. */
-export const LIVE_JOB_STATUSES = ["queued", "running"] as const satisfies readonly JobStatus[];
-export const TERMINAL_JOB_STATUSES = ["succeeded", "failed", "cancelled"] as const satisfies readonly JobStatus[];
-export const isTerminalJob = member(TERMINAL_JOB_STATUSES);
-
-/** A batch's status, derived from its items' (never stored). */
-export const BATCH_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export const BatchStatus = literals(BATCH_STATUSES);
 export type BatchStatus = typeof BatchStatus.static;
-export const TERMINAL_BATCH_STATUSES = ["completed", "failed", "cancelled"] as const satisfies readonly BatchStatus[];
-export const isTerminalBatch = member(TERMINAL_BATCH_STATUSES);
-
-/** A batch item is a job: its statuses are a job's. */
-export const BATCH_ITEM_STATUSES = JOB_STATUSES;
 export const BatchItemStatus = literals(BATCH_ITEM_STATUSES, { description: "queued, running, succeeded, failed, cancelled" });
 export type BatchItemStatus = typeof BatchItemStatus.static;
-
-/** Run statuses; `succeeded`, `failed` and `cancelled` are terminal. */
-export const RUN_STATUSES = ["queued", "running", "waiting_approval", "succeeded", "failed", "cancelled"] as const;
 export const RunStatus = literals(RUN_STATUSES);
 export type RunStatus = typeof RunStatus.static;
-export const TERMINAL_RUN_STATUSES = ["succeeded", "failed", "cancelled"] as const satisfies readonly RunStatus[];
-export type TerminalRunStatus = (typeof TERMINAL_RUN_STATUSES)[number];
-export const isTerminalRun = member(TERMINAL_RUN_STATUSES);
-
-export const STEP_STATUSES = ["pending", "running", "waiting_approval", "succeeded", "failed", "skipped"] as const;
 export const StepStatus = literals(STEP_STATUSES);
 export type StepStatus = typeof StepStatus.static;
-export const TERMINAL_STEP_STATUSES = ["succeeded", "failed", "skipped"] as const satisfies readonly StepStatus[];
-export const isTerminalStep = member(TERMINAL_STEP_STATUSES);
-/** A step's successors may start once each predecessor ended in one of these. */
-export const PASSED_STEP_STATUSES = ["succeeded", "skipped"] as const satisfies readonly StepStatus[];
-export const isPassedStep = member(PASSED_STEP_STATUSES);
-
-/** `expired`: the wait timed out; `cancelled`: the run ended (cancelled or failed elsewhere) while it waited. */
-export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "expired", "cancelled"] as const;
 export const ApprovalStatus = literals(APPROVAL_STATUSES);
 export type ApprovalStatus = typeof ApprovalStatus.static;
-export const TERMINAL_APPROVAL_STATUSES = ["approved", "rejected", "expired", "cancelled"] as const satisfies readonly ApprovalStatus[];
-export const isTerminalApproval = member(TERMINAL_APPROVAL_STATUSES);
-
-export const DECISIONS = ["approved", "rejected"] as const satisfies readonly ApprovalStatus[];
 export const Decision = literals(DECISIONS);
 export type Decision = typeof Decision.static;
-
-/** How a run started. */
-export const RUN_TRIGGERS = ["manual", "webhook", "schedule", "watch", "replay", "mcp"] as const;
 export const RunTrigger = literals(RUN_TRIGGERS);
 export type RunTrigger = typeof RunTrigger.static;
-
-/** Completion notifications of a run. */
-export const DELIVERY_CHANNELS = ["webhook", "email"] as const;
-export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "blocked", "skipped"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-export const TERMINAL_DELIVERY_STATUSES = ["succeeded", "failed", "blocked", "skipped"] as const satisfies readonly DeliveryStatus[];
-export const isTerminalDelivery = member(TERMINAL_DELIVERY_STATUSES);
-/** What one attempt of a delivery gave. */
-export const ATTEMPT_OUTCOMES = ["ok", "http_error", "timeout", "error", "blocked"] as const;
-export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
-
-/** API token scopes: `api` (the REST endpoints) and `mcp:write` (MCP write tools). */
-export const TOKEN_SCOPES = ["api", "mcp:write"] as const;
 export const TokenScope = literals(TOKEN_SCOPES);
 export type TokenScope = typeof TokenScope.static;
-export const isTokenScope = member(TOKEN_SCOPES);
-
-/** Workflow node categories, in the order the editor's palette shows them. */
-export const NODE_CATEGORIES = ["trigger", "source", "op", "logic", "sink"] as const;
 export const NodeCategory = literals(NODE_CATEGORIES);
 export type NodeCategory = typeof NodeCategory.static;
-
-/** Who may list and call an MCP tool: anyone, any live API token, a token with the `mcp:write` scope. */
-export const MCP_ACCESS_LEVELS = ["anonymous", "token", "write"] as const;
 export const McpAccess = literals(MCP_ACCESS_LEVELS);
 export type McpAccess = typeof McpAccess.static;
