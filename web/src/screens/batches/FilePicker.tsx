@@ -40,14 +40,14 @@ function Matches({ q, picked, onChange }: { q: string } & Props) {
   const page = usePickableFiles(q, cursors.current);
   const [gathering, setGathering] = useState<unknown>(null);
   const items = page.data?.items ?? [];
-  const shown: PickedFile[] = items.map((f) => ({ fileId: f.fileId, name: f.filename, type: f.mime }));
+  const shown: PickedFile[] = items.map((f) => ({ fileId: f.fileId, name: f.filename, type: f.mime, size: f.size }));
   const everything = q ? `every file matching “${q}”` : "every file";
 
   const selectAll = async () => {
     setGathering(true);
     try {
       const all = await allPickableFiles(q, MOST);
-      onChange(addAll(picked, all.map((f) => ({ fileId: f.fileId, name: f.filename, type: f.mime }))));
+      onChange(addAll(picked, all.map((f) => ({ fileId: f.fileId, name: f.filename, type: f.mime, size: f.size }))));
       setGathering(null);
     } catch (err) {
       setGathering(err);
@@ -80,7 +80,7 @@ function Matches({ q, picked, onChange }: { q: string } & Props) {
               type="checkbox"
               checked={picked.has(f.fileId)}
               aria-describedby={`pick-${f.fileId}-meta`}
-              onChange={(e) => onChange(toggle(picked, { fileId: f.fileId, name: f.filename, type: f.mime }, e.target.checked))}
+              onChange={(e) => onChange(toggle(picked, { fileId: f.fileId, name: f.filename, type: f.mime, size: f.size }, e.target.checked))}
             />
             <label htmlFor={`pick-${f.fileId}`} className="pick-name">
               {f.filename}

@@ -40,7 +40,8 @@ export function NewBatch({ credits, plan, onCreated }: Props) {
   );
   const preset = presets.data?.find((p) => p.id === presetId);
   const s = settings.data;
-  const money = s ? affordability(s, files.length, credits, s.maxFiles[plan]) : null;
+  const bytes = files.reduce((sum, f) => sum + f.size, 0);
+  const money = s ? affordability(s, files.length, bytes, credits, { maxFiles: s.maxFiles[plan], maxSizeMb: s.maxSizeMb[plan] }) : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

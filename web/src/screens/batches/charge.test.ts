@@ -15,11 +15,15 @@ describe("the charge of a batch in words", () => {
     expect(chargeText(pricing, 0)).toBe("A batch costs 1 credit plus 2 credits per file. Choose files to see the total.");
   });
 
-  test("the balance left, a shortfall, or the plan's limit", () => {
-    expect(affordability(pricing, 3, 10, 20)).toEqual({ ok: true, text: "Your balance: 10 credits; 3 credits left after this batch." });
-    expect(affordability(pricing, 3, 7, 20)).toEqual({ ok: true, text: "Your balance: 7 credits; 0 credits left after this batch." });
-    expect(affordability(pricing, 3, 6, 20)).toEqual({ ok: false, text: "Your balance is 6 credits, 1 credit short of this batch." });
-    expect(affordability(pricing, 21, 1000, 20)).toEqual({ ok: false, text: "Your plan takes at most 20 files in a batch; 21 files chosen." });
-    expect(affordability(pricing, 0, 10, 20).ok).toBe(false);
+  test("the balance left, a shortfall, or the plan's limits", () => {
+    const plan = { maxFiles: 20, maxSizeMb: 200 };
+    const MB = 1024 * 1024;
+    expect(affordability(pricing, 3, MB, 10, plan)).toEqual({ ok: true, text: "Your balance: 10 credits; 3 credits left after this batch." });
+    expect(affordability(pricing, 3, MB, 7, plan)).toEqual({ ok: true, text: "Your balance: 7 credits; 0 credits left after this batch." });
+    expect(affordability(pricing, 3, MB, 6, plan)).toEqual({ ok: false, text: "Your balance is 6 credits, 1 credit short of this batch." });
+    expect(affordability(pricing, 21, MB, 1000, plan)).toEqual({ ok: false, text: "Your plan takes at most 20 files in a batch; 21 files chosen." });
+    expect(affordability(pricing, 2, 200 * MB, 1000, plan).ok).toBe(true);
+    expect(affordability(pricing, 2, 250.5 * MB, 1000, plan)).toEqual({ ok: false, text: "Your plan takes at most 200 MB in a batch; 250.5 MB chosen." });
+    expect(affordability(pricing, 0, 0, 10, plan).ok).toBe(false);
   });
 });

@@ -25,10 +25,20 @@ export interface Affordability {
   text: string;
 }
 
-/** Whether the balance and the plan's file limit allow `files` files, in words. */
-export function affordability(p: Pricing, files: number, balance: number, maxFiles: number): Affordability {
+/** The plan's limits on one batch: how many files, how many MB in all (MiB, as the server counts). */
+export interface PlanLimits {
+  maxFiles: number;
+  maxSizeMb: number;
+}
+
+const MB = 1024 * 1024;
+const inMb = (bytes: number) => `${(bytes / MB).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
+
+/** Whether the balance and the plan's limits allow `files` files of `bytes` in all, in words. */
+export function affordability(p: Pricing, files: number, bytes: number, balance: number, plan: PlanLimits): Affordability {
   const total = chargeOf(p, files);
-  if (files > maxFiles) return { ok: false, text: `Your plan takes at most ${plural(maxFiles, "file")} in a batch; ${plural(files, "file")} chosen.` };
+  if (files > plan.maxFiles) return { ok: false, text: `Your plan takes at most ${plural(plan.maxFiles, "file")} in a batch; ${plural(files, "file")} chosen.` };
+  if (bytes > plan.maxSizeMb * MB) return { ok: false, text: `Your plan takes at most ${plan.maxSizeMb.toLocaleString("en-US")} MB in a batch; ${inMb(bytes)} chosen.` };
   if (total > balance) return { ok: false, text: `Your balance is ${plural(balance, "credit")}, ${plural(total - balance, "credit")} short of this batch.` };
   if (files === 0) return { ok: false, text: `Your balance: ${plural(balance, "credit")}.` };
   return { ok: true, text: `Your balance: ${plural(balance, "credit")}; ${plural(balance - total, "credit")} left after this batch.` };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { addAll, pickedText, removeAll, toggle, type Picked } from "./picked";
 
-const f = (n: number) => ({ fileId: `f_${n}`, name: `plan${n}.pdf`, type: "application/pdf" });
+const f = (n: number) => ({ fileId: `f_${n}`, name: `plan${n}.pdf`, type: "application/pdf", size: 1000 });
 const none: Picked = new Map();
 
 describe("the files chosen for a batch", () => {

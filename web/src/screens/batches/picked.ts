@@ -6,6 +6,7 @@ export interface PickedFile {
   fileId: string;
   name: string;
   type: string;
+  size: number;
 }
 
 export type Picked = ReadonlyMap<string, PickedFile>;
