@@ -22,6 +22,7 @@ import type { Job } from "@vektor/shared/schemas/job";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writePointsGeojson } from "../../wasm-tools/src/gis/testing/big-geojson";
 import { writeImagePdf } from "../lib/inputs";
 import { ensureCommands, have } from "../lib/native";
 import { startServer } from "../lib/server";
@@ -44,20 +45,6 @@ interface Case {
   /** The native command on `input`, writing into the folder `out`; null when Debian has none here. */
   native: ((input: string, out: string) => string[]) | null;
   timeTarget: number;
-}
-
-/** GeoJSON points, about `mb` MB, written piece by piece. */
-async function geojsonPoints(path: string, mb: number): Promise<string> {
-  const writer = Bun.file(path).writer();
-  writer.write('{"type":"FeatureCollection","features":[\n');
-  for (let i = 0, bytes = 0; bytes < mb * MiB; i++) {
-    const line = `${i ? ",\n" : ""}{"type":"Feature","properties":{"id":${i},"name":"point ${i}","v":${(i * 37) % 1000}},"geometry":{"type":"Point","coordinates":[${((i * 0.0137) % 360) - 180},${((i * 0.0071) % 160) - 80}]}}`;
-    writer.write(line);
-    bytes += line.length;
-  }
-  writer.write("\n]}\n");
-  await writer.end();
-  return path;
 }
 
 /** A LAS 1.2 file of point format 1 (28 bytes a point), about `mb` MB, written in chunks. */
@@ -129,7 +116,7 @@ const once = (name: string, make: (path: string, mb: number) => Promise<unknown>
   if (!made.has(path)) made.set(path, Promise.resolve(make(path, mb)).then(() => path));
   return made.get(path)!;
 };
-const geojsonFile = once("points.geojson", geojsonPoints);
+const geojsonFile = once("points.geojson", writePointsGeojson);
 const gpkgFile = once("points.gpkg", async (path, mb) => sh(["ogr2ogr", "-f", "GPKG", path, await geojsonFile(mb, path.includes("warm-") ? "warm" : "big")]));
 /** A warm-up input's size: enough for a real run, small enough to take no time. */
 const WARM_MB = 0.2;

@@ -4,13 +4,16 @@
  * path and first bytes; outputs land in `out/` and are streamed to the store from there. So
  * neither this process nor the tool worker holds a whole file. The folder goes when the job ends.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { randomBase62 } from "../lib/ids";
 
 /** The first bytes a tool gets of a staged input: enough to tell any format the tools read. */
 const HEAD_BYTES = 64 * 1024;
+
+/** How much of an output is read at a time on its way to the store. */
+const READ_CHUNK = 1024 * 1024;
 
 export class JobFiles {
   private staged = 0;
@@ -35,7 +38,10 @@ export class JobFiles {
     const folder = join(this.dir, "in", String(this.staged++));
     await mkdir(folder, { recursive: true });
     const path = join(folder, input.name.replace(/[/\\\0]/g, "_") || "input");
-    await Bun.write(path, new Response(body));
+    // Chunk by chunk through a file sink: nothing of the input is held beyond the chunk in hand.
+    const sink = Bun.file(path).writer();
+    for await (const chunk of body) await sink.write(chunk);
+    await sink.end();
     const bytes = await Bun.file(path).slice(0, HEAD_BYTES).bytes();
     return { name: input.name, mime: input.mime, bytes, path, size: input.size };
   }
@@ -47,7 +53,7 @@ export class JobFiles {
   body(out: ToolOutput): ReadableStream<Uint8Array> {
     if (!out.path) return bytesBody(out);
     if (!resolve(out.path).startsWith(`${this.outputDir}/`)) throw new Error(`The tool named an output outside its folder: ${out.path}`);
-    return Bun.file(out.path).stream();
+    return readChunks(out.path);
   }
 
   remove(): Promise<void> {
@@ -58,4 +64,24 @@ export class JobFiles {
 /** An output's bytes as a stream, for a job without a folder (its outputs carry their bytes). */
 export function bytesBody(out: ToolOutput): ReadableStream<Uint8Array> {
   return new Response(out.bytes as Uint8Array<ArrayBuffer>).body!;
+}
+
+/**
+ * A file as a stream read READ_CHUNK bytes at a time into fresh buffers: a Blob's stream may map
+ * the whole file into memory (its pages count in the process's RSS), a 1 GB output included.
+ */
+function readChunks(path: string): ReadableStream<Uint8Array> {
+  let handle: FileHandle | null = null;
+  return new ReadableStream({
+    async pull(controller) {
+      handle ??= await open(path, "r");
+      const { bytesRead, buffer } = await handle.read(new Uint8Array(READ_CHUNK), 0, READ_CHUNK, null);
+      if (bytesRead > 0) return controller.enqueue(buffer.subarray(0, bytesRead));
+      await handle.close();
+      controller.close();
+    },
+    async cancel() {
+      await handle?.close();
+    },
+  });
 }
