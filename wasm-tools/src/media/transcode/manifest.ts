@@ -32,5 +32,7 @@ export const manifest = {
   io: { accepts: ["wav", "mp3", "ogg", "opus", "flac", "mp4", "webm"], produces: ["mp3", "ogg", "opus", "wav", "flac", "mp4", "webm"] },
   params,
   deterministic: true,
+  // ffmpeg.wasm reads the input from and writes the output to its in-memory file system (the worker
+  // peaked 4.3x the input on a 27 MB MP4 to WebM: BENCH_TOOLS_BIG=1 npm run bench -- tools).
   limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 15 * 60_000 },
 } satisfies ToolManifest;
