@@ -43,7 +43,8 @@
  *              restarted for each load phase instead of frozen with SIGSTOP while its runs are posted), BENCH_WF_PGLITE=0 /
  *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_WARM_RUNS (4: 5-step warm-up runs per worker process),
  *              BENCH_WF_CPU_ROUNDS (3; 0 skips the rounds of 1, 2, 4 worker processes in turn),
- *              BENCH_WF_CPU_WARM_RUNS (150 5-step runs per worker process before them), BENCH_WF_CPU_ONLY=1
+ *              BENCH_WF_CPU_WARM_RUNS (300 5-step runs per worker process before them: fewer leave the JIT of
+ *              a process that ran fewer runs behind, which shows as CPU per run), BENCH_WF_CPU_ONLY=1
  *              (PostgreSQL runs those rounds only), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
  *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
@@ -75,7 +76,7 @@ const WARM_RUNS = intEnv("BENCH_WF_WARM_RUNS", 4, 1);
 /** Rounds of the CPU comparison (1, 2, 4 worker processes in turn, each round FIVE_RUNS 5-step runs per count); 0 skips it. */
 const CPU_ROUNDS = intEnv("BENCH_WF_CPU_ROUNDS", 3, 0);
 /** 5-step runs per worker process before the rounds (each set warmed alike). */
-const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 150, 1);
+const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 300, 1);
 /** Only those rounds (with BENCH_WF_PGLITE=0: the CPU comparison alone, in a few minutes). */
 const CPU_ONLY = process.env.BENCH_WF_CPU_ONLY === "1";
 const HOOKS = intEnv("BENCH_WF_HOOKS", 40, 2);
@@ -376,7 +377,7 @@ async function cpuRounds(c: Cluster, p: BenchPostgres, client: VektorClient, fil
     for (const n of WORKER_COUNTS) {
       const ws = await c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) });
       sets.set(n, ws);
-      // As many runs per process for every count: a process's JIT keeps compiling for a few hundred.
+      // As many runs per process for every count: a process's JIT keeps compiling for a few hundred runs.
       await loadPhase(envOf(ws), FIVE, `cpu-warm-${n}`, CPU_WARM_RUNS * n);
       signal(ws, "SIGSTOP");
     }
