@@ -32,41 +32,43 @@ export interface FileTableProps {
 export function FileTable({ items, chosen, onChoose, shown, onShow, onDelete, deleting }: FileTableProps) {
   const toolTitle = useToolTitles();
   return (
-    <Table headers={HEADERS}>
-      {items.map((f) => (
-        <Fragment key={f.fileId}>
-          <tr className={chosen.has(f.fileId) ? "file-chosen" : undefined}>
-            <td>
-              <input type="checkbox" aria-label={`Choose ${f.filename}`} checked={chosen.has(f.fileId)} onChange={(e) => onChoose(f, e.target.checked)} />
-            </td>
-            <td>{f.filename}</td>
-            <td className="nowrap">{formatBytes(f.size)}</td>
-            <td>{(f.format && formatInfo(f.format)?.title) || f.mime}</td>
-            <td>{statusWord(f.status)}</td>
-            <td>{f.source ? <SourceText file={f} toolTitle={toolTitle} /> : <span className="hint">Your upload</span>}</td>
-            <td>{formatDate(f.createdAt)}</td>
-            <td className="row-actions">
-              {f.status === "UPLOADED" ? (
-                <a href={downloadHref(f.fileId)} download={f.filename}>
-                  Download {f.filename}
-                </a>
-              ) : null}
-              {f.status === "UPLOADED" && previewKind(f.filename, f.mime, f.size) ? (
-                <RowButton action={shown === f.fileId ? "Hide preview" : "Preview"} item={f.filename} onClick={() => onShow(shown === f.fileId ? null : f.fileId)} />
-              ) : null}
-              <RowButton action="Delete" item={f.filename} disabled={deleting} onClick={() => onDelete(f)} />
-            </td>
-          </tr>
-          {shown === f.fileId ? (
-            <tr className="file-preview-row">
-              <td colSpan={HEADERS.length} className="file-preview-cell">
-                <StoredPreview file={f} onClose={() => onShow(null)} />
+    <div className="file-table">
+      <Table headers={HEADERS}>
+        {items.map((f) => (
+          <Fragment key={f.fileId}>
+            <tr className={chosen.has(f.fileId) ? "file-chosen" : undefined}>
+              <td>
+                <input type="checkbox" aria-label={`Choose ${f.filename}`} checked={chosen.has(f.fileId)} onChange={(e) => onChoose(f, e.target.checked)} />
+              </td>
+              <td>{f.filename}</td>
+              <td className="nowrap">{formatBytes(f.size)}</td>
+              <td>{(f.format && formatInfo(f.format)?.title) || f.mime}</td>
+              <td>{statusWord(f.status)}</td>
+              <td>{f.source ? <SourceText file={f} toolTitle={toolTitle} /> : <span className="hint">Your upload</span>}</td>
+              <td>{formatDate(f.createdAt)}</td>
+              <td className="row-actions">
+                {f.status === "UPLOADED" ? (
+                  <a href={downloadHref(f.fileId)} download={f.filename} aria-label={`Download ${f.filename}`}>
+                    Download
+                  </a>
+                ) : null}
+                {f.status === "UPLOADED" && previewKind(f.filename, f.mime, f.size) ? (
+                  <RowButton action={shown === f.fileId ? "Hide preview" : "Preview"} item={f.filename} onClick={() => onShow(shown === f.fileId ? null : f.fileId)} />
+                ) : null}
+                <RowButton action="Delete" item={f.filename} disabled={deleting} onClick={() => onDelete(f)} />
               </td>
             </tr>
-          ) : null}
-        </Fragment>
-      ))}
-    </Table>
+            {shown === f.fileId ? (
+              <tr className="file-preview-row">
+                <td colSpan={HEADERS.length} className="file-preview-cell">
+                  <StoredPreview file={f} onClose={() => onShow(null)} />
+                </td>
+              </tr>
+            ) : null}
+          </Fragment>
+        ))}
+      </Table>
+    </div>
   );
 }
 
