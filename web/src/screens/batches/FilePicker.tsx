@@ -3,11 +3,12 @@
  * searches), a page at a time, each ticked on its own or every file the search matches at once.
  * What is chosen stays chosen across searches and pages.
  */
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { allPickableFiles, usePickableFiles } from "../../api/batches";
 import { formatBytes, formatDate } from "../../components/format";
 import { ErrorText } from "../../components/Guard";
 import { PageButtons, useCursors } from "../../components/Pager";
+import { useDebounced } from "../../components/use-debounced";
 import { addAll, pickedText, removeAll, toggle, type Picked, type PickedFile } from "./picked";
 
 /** The most files one batch takes (the API's limit on fileIds). */
@@ -21,7 +22,7 @@ interface Props {
 
 export function FilePicker({ picked, onChange }: Props) {
   const [typed, setTyped] = useState("");
-  const q = useSettled(typed.trim(), SEARCH_PAUSE_MS);
+  const q = useDebounced(typed.trim(), SEARCH_PAUSE_MS);
   return (
     <fieldset className="file-picker">
       <legend>Files for the batch</legend>
@@ -94,14 +95,4 @@ function Matches({ q, picked, onChange }: { q: string } & Props) {
       {cursors.back || page.data?.nextCursor ? <PageButtons cursors={cursors} nextCursor={page.data?.nextCursor} /> : null}
     </>
   );
-}
-
-/** `value` once it has stayed the same for `ms` (a search asked for when typing pauses). */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
