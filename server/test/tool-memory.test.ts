@@ -7,8 +7,8 @@
  * after it (VmHWM). Each size runs twice, interleaved, and its lower peak counts (a collection or
  * the database's own growth lands in one run, not in both). Measured here (a busy 2-core machine):
  * the 40 MB run peaks 0.3-0.8x the input's growth above the 20 MB one; holding input and output in
- * the engine's memory (what this replaced) cost 13x (+255 MB). The bound, 1.5x, leaves room for a
- * busier machine and still fails that by far.
+ * the engine's memory (what this replaced) cost 13x (+255 MB). The bound, 4x (80 MB), leaves room for a
+ * slower, busier machine (a late collection, one measured 1.15x) and still fails that by far.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -60,6 +60,6 @@ describe("memory of a streaming tool", () => {
     const [peak20, peak40] = [Math.min(...peaks.small), Math.min(...peaks.big)];
     const growth = 20 * MB;
     console.log(`peak RSS: 20 MB input ${Math.round(peak20 / MB)} MB, 40 MB input ${Math.round(peak40 / MB)} MB (+${Math.round((peak40 - peak20) / MB)} MB for +20 MB of input)`);
-    expect((peak40 - peak20) / growth).toBeLessThan(1.5);
+    expect((peak40 - peak20) / growth).toBeLessThan(4);
   }, 600_000);
 });
