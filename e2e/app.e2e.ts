@@ -224,7 +224,7 @@ describe("the web app, screen by screen", () => {
 
   test("tokens: create one (shown once), then revoke it", async () => {
     await nav("Tokens").click();
-    await page.getByLabel("Name").fill("laptop");
+    await page.getByLabel("Name", { exact: true }).fill("laptop");
     await page.getByRole("button", { name: "Create token" }).click();
     const token = page.getByRole("textbox", { name: "Your new token" });
     await token.waitFor({ timeout: 15_000 });
