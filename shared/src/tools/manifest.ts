@@ -30,7 +30,20 @@ export interface ToolManifest {
   params: TObject;
   /** Same input and params give the same output bytes. */
   deterministic: boolean;
-  limits?: { maxInputBytes?: number; timeoutMs?: number };
+  limits?: ToolLimits;
+}
+
+export interface ToolLimits {
+  maxInputBytes?: number;
+  timeoutMs?: number;
+  /**
+   * The engine's measured peak memory per input byte, beyond its own fixed size, when the input
+   * comes as the browser gives it (bytes, or a mounted File where the tool streams): the worker's
+   * peak RSS growth over the input's growth, from `BENCH_TOOLS_BIG=1 npm run bench -- tools`. What
+   * a host with a memory budget (the browser) checks before running it. 0: memory does not grow
+   * with the input. Absent: not measured.
+   */
+  memoryPerInputByte?: number;
 }
 
 export interface ToolInput {
