@@ -17,12 +17,11 @@ export interface LazPerf {
   HEAPU8: Uint8Array;
   _malloc(size: number): number;
   _free(pointer: number): void;
+  /** Reads a whole LAZ file in the heap; its reads stay inside the chunk the table bounds. */
   LASZip: new () => {
     open(pointer: number, length: number): void;
     getPoint(pointer: number): void;
     getCount(): number;
-    getPointLength(): number;
-    getPointFormat(): number;
     delete(): void;
   };
 }

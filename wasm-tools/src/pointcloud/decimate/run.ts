@@ -1,25 +1,53 @@
-/** pointcloud.decimate over raw records; the header is rewritten from the kept points. */
-import type { ToolRun } from "@vektor/shared/tools/manifest";
-import { checkpoint, output, stem } from "../../runtime/context";
-import { readPointCloud, writeLas } from "../las/cloud";
-import { pointStats } from "../las/points";
+/** pointcloud.decimate over raw records, a block at a time; the header is rewritten from the kept points. */
+import type { RunContext, ToolRun } from "@vektor/shared/tools/manifest";
+import { stem } from "../../runtime/context";
+import { pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
+import { openOutput } from "../las/output";
+import { StatsGatherer } from "../las/points";
+import { lasLayout, writeLas } from "../las/write-las";
 import type { Params } from "./manifest";
 
-/** Indexes of the kept points: every `every`th from the first, or `round(count * fraction)` (at least one) evenly spaced. */
-export function keptIndexes(count: number, every: number, fraction?: number): number[] {
-  if (fraction === undefined) return Array.from({ length: Math.ceil(count / every) }, (_, k) => k * every);
-  const keep = Math.min(count, Math.max(1, Math.round(count * fraction)));
-  return Array.from({ length: keep }, (_, k) => Math.floor((k * count) / keep));
+/** Which points are kept: `keep` of them, the k-th at index `at(k)` (increasing). */
+export interface Selection {
+  keep: number;
+  at(k: number): number;
 }
 
-export const run: ToolRun<Params> = async ([input], { every, fraction }, ctx) => {
-  const cloud = await readPointCloud(input, ctx);
-  checkpoint(ctx);
+/** Every `every`th point from the first, or `round(count * fraction)` (at least one) evenly spaced. */
+export function selection(count: number, every: number, fraction?: number): Selection {
+  if (fraction === undefined) return { keep: Math.ceil(count / every), at: (k) => k * every };
+  const keep = Math.min(count, Math.max(1, Math.round(count * fraction)));
+  return { keep, at: (k) => Math.floor((k * count) / keep) };
+}
+
+/** Indexes of the kept points (for tests and small counts). */
+export function keptIndexes(count: number, every: number, fraction?: number): number[] {
+  const s = selection(count, every, fraction);
+  return Array.from({ length: s.keep }, (_, k) => s.at(k));
+}
+
+/** The kept records of each block, gathered into the stats as they pass. */
+async function* keptBlocks(cloud: PointCloud, chosen: Selection, stats: StatsGatherer, ctx: RunContext): AsyncGenerator<Uint8Array> {
   const len = cloud.header.recordLength;
-  const kept = keptIndexes(cloud.count, every, fraction);
-  const points = new Uint8Array(kept.length * len);
-  kept.forEach((index, k) => points.set(cloud.points.subarray(index * len, (index + 1) * len), k * len));
-  checkpoint(ctx);
-  const las = writeLas(cloud, points, { stats: pointStats(cloud, points) });
-  return [output(`${stem(stem(input.name))}-decimated.las`, "las", las)];
-};
+  let start = 0;
+  let k = 0;
+  for await (const block of pointBlocks(cloud, ctx, "thinning")) {
+    const end = start + block.length / len;
+    const picked: number[] = [];
+    for (; k < chosen.keep && chosen.at(k) < end; k++) picked.push(chosen.at(k) - start);
+    const out = new Uint8Array(picked.length * len);
+    picked.forEach((i, n) => out.set(block.subarray(i * len, (i + 1) * len), n * len));
+    stats.add(out);
+    yield out;
+    start = end;
+  }
+}
+
+export const run: ToolRun<Params> = async ([input], { every, fraction }, ctx) =>
+  withPointCloud(input, async (cloud) => {
+    const chosen = selection(cloud.count, every, fraction);
+    const stats = new StatsGatherer(cloud);
+    const sink = await openOutput(ctx, `${stem(stem(input.name))}-decimated.las`, "las", lasLayout(cloud, chosen.keep).size);
+    await writeLas(sink, cloud, keptBlocks(cloud, chosen, stats, ctx), chosen.keep, () => stats.stats());
+    return [await sink.finish()];
+  });

@@ -109,8 +109,11 @@ function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Parses and sanity-checks the header of a LAS or LAZ file (INPUT_INVALID / INPUT_UNSUPPORTED). */
-export function parseLasHeader(bytes: Uint8Array, name: string): LasHeader {
+/**
+ * Parses and sanity-checks the header of a LAS or LAZ file (INPUT_INVALID / INPUT_UNSUPPORTED).
+ * `bytes` holds at least the header (or the whole file); `size` is the whole file's.
+ */
+export function parseLasHeader(bytes: Uint8Array, name: string, size = bytes.length): LasHeader {
   if (bytes.length < 4 || ascii.decode(bytes.subarray(0, 4)) !== "LASF") {
     throw new ToolError("INPUT_INVALID", `"${name}" is not a LAS/LAZ file (no LASF signature)`);
   }
@@ -122,12 +125,12 @@ export function parseLasHeader(bytes: Uint8Array, name: string): LasHeader {
     throw new ToolError("INPUT_UNSUPPORTED", `"${name}" is LAS ${versionMajor}.${versionMinor}; versions 1.0 to 1.4 are supported`);
   }
   const headerSize = v.getUint16(H.headerSize, true);
-  if (headerSize < MIN_HEADER_SIZE[versionMinor] || headerSize > bytes.length) {
+  if (headerSize < MIN_HEADER_SIZE[versionMinor] || headerSize > bytes.length || headerSize > size) {
     throw new ToolError("INPUT_INVALID", `"${name}" has an impossible LAS header size (${headerSize} bytes)`);
   }
   const pointDataOffset = v.getUint32(H.pointDataOffset, true);
-  if (pointDataOffset < headerSize || pointDataOffset > bytes.length) {
-    throw new ToolError("INPUT_INVALID", `"${name}" is truncated or damaged: point data would start at byte ${pointDataOffset} of ${bytes.length}`);
+  if (pointDataOffset < headerSize || pointDataOffset > size) {
+    throw new ToolError("INPUT_INVALID", `"${name}" is truncated or damaged: point data would start at byte ${pointDataOffset} of ${size}`);
   }
   const formatByte = bytes[H.pointFormat];
   const pointFormat = formatByte & 0x3f;

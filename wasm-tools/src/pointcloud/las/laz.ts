@@ -1,71 +1,133 @@
 /**
- * LAZ point decoding with laz-perf: the whole file goes into WASM memory, points come out one
- * record at a time into a plain Uint8Array. Any decoder failure (damaged chunk, truncated file)
- * becomes INPUT_INVALID and retires the WASM instance.
+ * LAZ point decoding with laz-perf, one chunk at a time: a chunk's compressed bytes go into WASM
+ * memory, its points come out in blocks, and the chunk is freed before the next is read. So
+ * memory does not grow with the file. Any decoder failure (damaged chunk) becomes INPUT_INVALID
+ * and retires the WASM instance.
  */
-import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
-import { errorMessage, yieldAndCheck } from "../../runtime/context";
-import { discardLazPerf, loadLazPerf } from "../init";
-import type { LasHeader } from "./header";
+import { ToolError } from "@vektor/shared/tools/manifest";
+import { errorMessage } from "../../runtime/context";
+import { discardLazPerf, loadLazPerf, type LazPerf } from "../init";
+import { encodeChunkTable, readChunkTable, VARIABLE_CHUNKS, type LazChunk } from "./chunk-table";
+import { H, type LasHeader } from "./header";
+import type { LasFile } from "./cloud";
 import { isLaszipVlr, parseLaszip, type VariableRecord } from "./vlr";
 
 /** Point formats laz-perf decodes (waveform formats 4, 5, 9, 10 are not supported). */
 const DECODABLE_FORMATS = new Set([0, 1, 2, 3, 6, 7, 8]);
-/** Points decoded between two yields to the event loop (progress and cancellation). */
-const BATCH = 50_000;
 
-/** Decodes the compressed point records of a LAZ file. */
-export async function decodeLazPoints(bytes: Uint8Array, header: LasHeader, vlrs: VariableRecord[], name: string, ctx: RunContext): Promise<Uint8Array> {
+/** A LAZ file's chunks, and whether each has its own point count (variable-sized chunks). */
+export interface LazPlan {
+  chunks: LazChunk[];
+  variable: boolean;
+}
+
+/** What decoding reads of the file: its source, its bytes up to the points, header and name. */
+type LazFile = Pick<LasFile, "source" | "head" | "header" | "name">;
+
+/** The chunks of a LAZ file's points, after checking that laz-perf can decode them. */
+export async function lazPlan({ source, head, header, name }: LazFile, vlrs: VariableRecord[]): Promise<LazPlan> {
   const record = vlrs.find(isLaszipVlr);
   if (!record) throw new ToolError("INPUT_INVALID", `"${name}" is marked compressed but has no laszip VLR`);
-  const laszip = parseLaszip(bytes, record, name);
+  const laszip = parseLaszip(head, record, name);
   if (laszip.compressor !== 2 && laszip.compressor !== 3) {
     throw new ToolError("INPUT_UNSUPPORTED", `"${name}" uses LAZ compressor ${laszip.compressor}; only chunked LAZ (2, 3) is supported`);
   }
   if (!DECODABLE_FORMATS.has(header.pointFormat)) {
     throw new ToolError("INPUT_UNSUPPORTED", `"${name}" is LAZ with point format ${header.pointFormat}, which the decoder does not support`);
   }
-  const total = header.pointCount;
-  const length = header.recordLength;
-  const out = new Uint8Array(total * length);
+  return { chunks: await readChunkTable(source, header, laszip.chunkSize, name), variable: laszip.chunkSize === VARIABLE_CHUNKS };
+}
+
+/** Decodes the plan's chunks into blocks of at most `blockPoints` uncompressed records. */
+export async function* decodeLaz(file: LazFile, plan: LazPlan, blockPoints: number): AsyncGenerator<Uint8Array> {
+  const { source, header, name } = file;
   const lib = await loadLazPerf();
-  let filePointer = 0;
-  let pointPointer = 0;
-  let reader: InstanceType<typeof lib.LASZip> | undefined;
-  let done = 0;
+  const length = header.recordLength;
   let healthy = true;
+  let done = 0;
+  /** Runs a decoder step; a failure inside laz-perf is the file's fault and spoils the instance. */
+  const guard = <T>(step: () => T): T => {
+    try {
+      return step();
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      healthy = false;
+      throw new ToolError("INPUT_INVALID", `"${name}" has damaged compressed point data (decoder failed after point ${done} of ${header.pointCount}: ${errorMessage(err).slice(0, 120)})`);
+    }
+  };
+  const points = lib._malloc(blockPoints * length);
   try {
-    filePointer = lib._malloc(bytes.length);
-    pointPointer = lib._malloc(length);
-    if (!filePointer || !pointPointer) throw new ToolError("INPUT_TOO_LARGE", `"${name}" does not fit in the decoder's memory`);
-    lib.HEAPU8.set(bytes, filePointer);
-    reader = new lib.LASZip();
-    reader.open(filePointer, bytes.length);
-    if (reader.getCount() !== total || reader.getPointLength() !== length) {
-      throw new ToolError("INPUT_INVALID", `"${name}" is inconsistent: the decoder sees ${reader.getCount()} points of ${reader.getPointLength()} bytes, the header ${total} of ${length}`);
-    }
-    while (done < total) {
-      const end = Math.min(total, done + BATCH);
-      for (; done < end; done++) {
-        reader.getPoint(pointPointer);
-        out.set(lib.HEAPU8.subarray(pointPointer, pointPointer + length), done * length);
+    if (!points) throw new ToolError("TOOL_FAILED", "The LAZ decoder is out of memory");
+    for (const chunk of plan.chunks) {
+      const compressed = await source.read(chunk.offset, chunk.bytes);
+      if (compressed.length < chunk.bytes) throw new ToolError("INPUT_INVALID", `"${name}" is truncated inside its compressed point data`);
+      const decoder = guard(() => openChunk(lib, file.head, header, plan.variable, chunk, compressed));
+      try {
+        for (let left = chunk.points; left > 0; left -= blockPoints) {
+          const count = Math.min(left, blockPoints);
+          yield guard(() => decodeBlock(lib, decoder, points, count, length));
+          done += count;
+        }
+      } finally {
+        if (healthy) decoder.close();
       }
-      ctx.onProgress(done / total, "decoding LAZ");
-      if (done < total) await yieldAndCheck(ctx);
     }
-    return out;
-  } catch (err) {
-    if (err instanceof ToolError) throw err;
-    healthy = false;
-    const where = reader ? `at point ${done + 1} of ${total}` : "while reading its chunk table";
-    throw new ToolError("INPUT_INVALID", `"${name}" has damaged or truncated compressed point data (decoder failed ${where}: ${errorMessage(err).slice(0, 120)})`);
   } finally {
-    if (healthy) {
-      reader?.delete();
-      if (pointPointer) lib._free(pointPointer);
-      if (filePointer) lib._free(filePointer);
-    } else {
-      discardLazPerf();
-    }
+    if (!healthy) discardLazPerf();
+    else if (points) lib._free(points);
   }
+}
+
+interface OpenChunk {
+  getPoint(pointer: number): void;
+  close(): void;
+}
+
+/**
+ * A decoder on one chunk: laz-perf's LASZip opened on a one-chunk LAZ file in the heap (the
+ * file's header with the chunk's point count, its VLRs, the chunk and a one-chunk table). Not its
+ * ChunkDecoder: that reads on past a damaged chunk's end into whatever follows and returns
+ * garbage points, while LASZip's reads are bounded by the table and fail. `close` frees it.
+ */
+function openChunk(lib: LazPerf, head: Uint8Array, header: LasHeader, variable: boolean, chunk: LazChunk, compressed: Uint8Array): OpenChunk {
+  const table = encodeChunkTable([{ points: chunk.points, bytes: chunk.bytes }], variable);
+  const size = head.length + 8 + compressed.length + table.length;
+  const pointer = lib._malloc(size);
+  if (!pointer) throw new ToolError("TOOL_FAILED", "The LAZ decoder is out of memory");
+  lib.HEAPU8.set(oneChunkHeader(head, header, chunk.points), pointer);
+  new DataView(lib.HEAPU8.buffer, pointer + head.length, 8).setBigInt64(0, BigInt(head.length + 8 + compressed.length), true);
+  lib.HEAPU8.set(compressed, pointer + head.length + 8);
+  lib.HEAPU8.set(table, pointer + head.length + 8 + compressed.length);
+  const reader = new lib.LASZip();
+  const close = () => {
+    reader.delete();
+    lib._free(pointer);
+  };
+  let opened = false;
+  try {
+    reader.open(pointer, size);
+    opened = reader.getCount() === chunk.points;
+  } finally {
+    if (!opened) close();
+  }
+  return { getPoint: (at) => reader.getPoint(at), close };
+}
+
+/** The file's header and VLRs, counting `points` and without EVLRs. */
+function oneChunkHeader(head: Uint8Array, header: LasHeader, points: number): Uint8Array {
+  const copy = head.slice();
+  const v = new DataView(copy.buffer);
+  if (v.getUint32(H.legacyCount, true) !== 0) v.setUint32(H.legacyCount, points, true);
+  if (header.versionMinor >= 4) {
+    v.setBigUint64(H.count14, BigInt(points), true);
+    v.setBigUint64(H.evlrOffset, 0n, true);
+    v.setUint32(H.evlrCount, 0, true);
+  }
+  return copy;
+}
+
+/** `count` points decoded into the heap at `points`, copied out as one block. */
+function decodeBlock(lib: LazPerf, decoder: OpenChunk, points: number, count: number, length: number): Uint8Array {
+  for (let i = 0; i < count; i++) decoder.getPoint(points + i * length);
+  return lib.HEAPU8.slice(points, points + count * length);
 }

@@ -2,8 +2,13 @@
  * Reading attributes out of raw point records: scaled coordinates, returns, classification,
  * colour and time, per the record format's layout. Pure arithmetic over a DataView.
  */
-import type { PointStats, Vec3 } from "./header";
-import type { PointCloud } from "./cloud";
+import type { LasHeader, PointLayout, PointStats, Vec3 } from "./header";
+
+/** What reading a record needs: the header's scale, offset and record length, and the format's layout. */
+export interface RecordFormat {
+  header: LasHeader;
+  layout: PointLayout;
+}
 
 /** Fast accessors over one cloud's point records. */
 export interface PointReader {
@@ -21,8 +26,8 @@ export interface PointReader {
   rgb?: (i: number) => [number, number, number];
 }
 
-/** Accessors for `cloud`'s records (or `points`, a subset with the same record length). */
-export function pointReader(cloud: PointCloud, points: Uint8Array = cloud.points): PointReader {
+/** Accessors for `points`, records of `cloud`'s format. */
+export function pointReader(cloud: RecordFormat, points: Uint8Array): PointReader {
   const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
   const len = cloud.header.recordLength;
   const [sx, sy, sz] = cloud.header.scale;
@@ -42,26 +47,38 @@ export function pointReader(cloud: PointCloud, points: Uint8Array = cloud.points
   };
 }
 
-/** Count, points by return (15 slots) and scaled bounds of `points`. */
-export function pointStats(cloud: PointCloud, points: Uint8Array): PointStats {
-  const r = pointReader(cloud, points);
-  const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
-  const len = cloud.header.recordLength;
-  const lo = [Infinity, Infinity, Infinity];
-  const hi = [-Infinity, -Infinity, -Infinity];
-  const byReturn = new Array<number>(15).fill(0);
-  for (let i = 0; i < r.count; i++) {
-    for (let axis = 0; axis < 3; axis++) {
-      const n = v.getInt32(i * len + 4 * axis, true);
-      if (n < lo[axis]) lo[axis] = n;
-      if (n > hi[axis]) hi[axis] = n;
+/** Count, points by return (15 slots) and scaled bounds, gathered a block of records at a time. */
+export class StatsGatherer {
+  private readonly lo = [Infinity, Infinity, Infinity];
+  private readonly hi = [-Infinity, -Infinity, -Infinity];
+  private readonly byReturn = new Array<number>(15).fill(0);
+  private count = 0;
+
+  constructor(private readonly cloud: RecordFormat) {}
+
+  add(points: Uint8Array): void {
+    const r = pointReader(this.cloud, points);
+    const v = new DataView(points.buffer, points.byteOffset, points.byteLength);
+    const len = this.cloud.header.recordLength;
+    const { lo, hi } = this;
+    for (let i = 0; i < r.count; i++) {
+      for (let axis = 0; axis < 3; axis++) {
+        const n = v.getInt32(i * len + 4 * axis, true);
+        if (n < lo[axis]) lo[axis] = n;
+        if (n > hi[axis]) hi[axis] = n;
+      }
+      const ret = r.returnNumber(i);
+      if (ret >= 1 && ret <= 15) this.byReturn[ret - 1]++;
     }
-    const ret = r.returnNumber(i);
-    if (ret >= 1 && ret <= 15) byReturn[ret - 1]++;
+    this.count += r.count;
   }
-  const { scale, offset } = cloud.header;
-  const scaled = (ints: number[]): Vec3 => [ints[0] * scale[0] + offset[0], ints[1] * scale[1] + offset[1], ints[2] * scale[2] + offset[2]];
-  return r.count === 0 ? { count: 0, byReturn, min: [0, 0, 0], max: [0, 0, 0] } : { count: r.count, byReturn, min: scaled(lo), max: scaled(hi) };
+
+  stats(): PointStats {
+    const { scale, offset } = this.cloud.header;
+    const scaled = (ints: number[]): Vec3 => [ints[0] * scale[0] + offset[0], ints[1] * scale[1] + offset[1], ints[2] * scale[2] + offset[2]];
+    const { count, byReturn } = this;
+    return count === 0 ? { count, byReturn, min: [0, 0, 0], max: [0, 0, 0] } : { count, byReturn, min: scaled(this.lo), max: scaled(this.hi) };
+  }
 }
 
 /** Decimal places that show every step of a coordinate scale (0.01 -> 2). */

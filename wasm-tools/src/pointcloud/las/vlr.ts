@@ -49,24 +49,28 @@ export function parseVlrs(bytes: Uint8Array, header: LasHeader, name: string): V
   return records;
 }
 
-/** LAS 1.4 extended VLRs (an empty list for older versions or when the file has none). */
-export function parseEvlrs(bytes: Uint8Array, header: LasHeader, name: string): VariableRecord[] {
+/**
+ * LAS 1.4 extended VLRs (an empty list for older versions or when the file has none). `bytes`
+ * holds the file from byte `base` (the whole file: 0) to its end; records keep file offsets.
+ */
+export function parseEvlrs(bytes: Uint8Array, header: LasHeader, name: string, base = 0): VariableRecord[] {
   if (header.evlrCount === 0 || header.evlrOffset === 0) return [];
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const records: VariableRecord[] = [];
+  const end = base + bytes.length;
   let at = header.evlrOffset;
   for (let i = 0; i < header.evlrCount; i++) {
-    if (at + EVLR_HEADER > bytes.length) throw new ToolError("INPUT_INVALID", `"${name}" is truncated inside its extended VLRs`);
-    const length = Number(v.getBigUint64(at + 20, true));
+    if (at < base || at + EVLR_HEADER > end) throw new ToolError("INPUT_INVALID", `"${name}" is truncated inside its extended VLRs`);
+    const length = Number(v.getBigUint64(at - base + 20, true));
     const record = {
-      userId: readAscii(bytes, at + 2, 16),
-      recordId: v.getUint16(at + 18, true),
-      description: readAscii(bytes, at + 28, 32),
+      userId: readAscii(bytes, at - base + 2, 16),
+      recordId: v.getUint16(at - base + 18, true),
+      description: readAscii(bytes, at - base + 28, 32),
       start: at,
       dataStart: at + EVLR_HEADER,
       end: at + EVLR_HEADER + length,
     };
-    if (record.end > bytes.length) throw new ToolError("INPUT_INVALID", `"${name}" is truncated inside its extended VLRs`);
+    if (record.end > end) throw new ToolError("INPUT_INVALID", `"${name}" is truncated inside its extended VLRs`);
     records.push(record);
     at = record.end;
   }
@@ -79,10 +83,10 @@ export function isLaszipVlr(record: VariableRecord): boolean {
 }
 
 /** Coordinate reference system records: GeoTIFF keys (34735-34737) or OGC WKT (2111, 2112). */
-export function describeCrs(bytes: Uint8Array, records: VariableRecord[]): { geoTiffKeys: boolean; wkt: string | null } {
+export function describeCrs(records: VariableRecord[], payload: (record: VariableRecord) => Uint8Array): { geoTiffKeys: boolean; wkt: string | null } {
   const projection = records.filter((r) => r.userId === "LASF_Projection");
   const wktRecord = projection.find((r) => r.recordId === 2112);
-  const wkt = wktRecord ? readAscii(bytes, wktRecord.dataStart, wktRecord.end - wktRecord.dataStart) : null;
+  const wkt = wktRecord ? readAscii(payload(wktRecord), 0, wktRecord.end - wktRecord.dataStart) : null;
   return { geoTiffKeys: projection.some((r) => r.recordId === 34735), wkt: wkt || null };
 }
 

@@ -1,13 +1,17 @@
-/** pointcloud.laz-to-las: laz-perf decodes, the LAS writer rebuilds the file around the records. */
+/** pointcloud.laz-to-las: laz-perf decodes chunk by chunk, the LAS writer rebuilds the file around the records as they come. */
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
-import { output, stem } from "../../runtime/context";
-import { readPointCloud, writeLas } from "../las/cloud";
+import { stem } from "../../runtime/context";
+import { pointBlocks, withPointCloud } from "../las/cloud";
+import { openOutput } from "../las/output";
+import { lasLayout, writeLas } from "../las/write-las";
 import type { Params } from "./manifest";
 
-export const run: ToolRun<Params> = async ([input], _params, ctx) => {
-  const cloud = await readPointCloud(input, ctx);
-  if (!cloud.header.compressed) throw new ToolError("INPUT_INVALID", `"${input.name}" is already uncompressed LAS`);
-  const base = stem(input.name);
-  const name = base.toLowerCase().endsWith(".las") ? base : `${base}.las`;
-  return [output(name, "las", writeLas(cloud, cloud.points))];
-};
+export const run: ToolRun<Params> = async ([input], _params, ctx) =>
+  withPointCloud(input, async (cloud) => {
+    if (!cloud.header.compressed) throw new ToolError("INPUT_INVALID", `"${input.name}" is already uncompressed LAS`);
+    const base = stem(input.name);
+    const name = base.toLowerCase().endsWith(".las") ? base : `${base}.las`;
+    const sink = await openOutput(ctx, name, "las", lasLayout(cloud, cloud.count).size);
+    await writeLas(sink, cloud, pointBlocks(cloud, ctx, "decoding LAZ"), cloud.count);
+    return [await sink.finish()];
+  });

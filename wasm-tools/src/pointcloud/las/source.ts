@@ -1,0 +1,47 @@
+/**
+ * Random access to a tool's input: the host file at `ToolInput.path` read a range at a time (the
+ * server), else the bytes in hand (the browser, tests). So a reader asks for what it needs, and
+ * on the server no more than that is in memory.
+ */
+import { inputSize, type ToolInput } from "@vektor/shared/tools/manifest";
+import { hostFileAccess, type HostReadFile } from "../../runtime/host-files";
+
+export interface ByteSource {
+  /** The whole input's size. */
+  size: number;
+  /** Bytes `offset` to `offset + length`, fewer where the input ends first. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/** A source over bytes in memory (no copies: ranges are views). */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    read: async (offset, length) => bytes.subarray(Math.min(offset, bytes.length), Math.min(offset + length, bytes.length)),
+    close: async () => {},
+  };
+}
+
+function fileSource(file: HostReadFile, size: number): ByteSource {
+  return {
+    size,
+    async read(offset, length) {
+      const into = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
+      let done = 0;
+      while (done < into.length) {
+        const n = await file.read(into.subarray(done), offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return into.subarray(0, done);
+    },
+    close: () => file.close(),
+  };
+}
+
+/** The input as a source: its host file when it has one, else its bytes. Close it when done. */
+export async function openSource(input: ToolInput): Promise<ByteSource> {
+  if (!input.path) return bytesSource(input.bytes);
+  return fileSource(await hostFileAccess().openRead(input.path), inputSize(input));
+}
