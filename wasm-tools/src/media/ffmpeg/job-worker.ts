@@ -7,6 +7,7 @@
  * spoil the next job.
  */
 import createFFmpegCore from "@ffmpeg/core";
+import type { CoreFs } from "./host-fs";
 import type { JobMessage, JobRequest } from "./protocol";
 
 /** The slice of the Emscripten module @ffmpeg/core exposes that this worker uses. */
@@ -14,9 +15,13 @@ interface FfmpegCore {
   exec(...args: string[]): number;
   reset(): void;
   setLogger(logger: (entry: { type: string; message: string }) => void): void;
-  FS: {
+  FS: CoreFs & {
     writeFile(path: string, data: Uint8Array): void;
     readFile(path: string): Uint8Array;
+    mkdir(path: string): void;
+    mount(type: object, options: { root: string }, mountpoint: string): void;
+    symlink(target: string, path: string): void;
+    stat(path: string): { size: number };
   };
 }
 
@@ -50,6 +55,23 @@ async function init(module: WebAssembly.Module | undefined): Promise<FfmpegCore>
   return instance;
 }
 
+/** Mounts the host folder `host` at `at`: ffmpeg reads and writes its files on the host's disk. */
+async function mountHost(fs: FfmpegCore["FS"], host: string, at: string): Promise<void> {
+  // Imported here, not above: it uses node:fs, and only a host with files (the server) mounts.
+  const { hostFolderFs } = await import("./host-fs");
+  fs.mkdir(at);
+  fs.mount(hostFolderFs(fs), { root: host }, at);
+}
+
+/** A file's size, or undefined when there is none by that name. */
+function sizeOf(fs: FfmpegCore["FS"], name: string): number | undefined {
+  try {
+    return fs.stat(name).size;
+  } catch {
+    return undefined;
+  }
+}
+
 function handle(request: JobRequest): Promise<JobMessage & { type: "reply" }> | (JobMessage & { type: "reply" }) {
   const { id } = request;
   if (request.type === "init") return init(request.module).then((c) => ((core = c), { type: "reply", id, ok: true }));
@@ -58,6 +80,13 @@ function handle(request: JobRequest): Promise<JobMessage & { type: "reply" }> | 
     case "write":
       core.FS.writeFile(request.name, request.bytes);
       return { type: "reply", id, ok: true };
+    case "mount":
+      return mountHost(core.FS, request.host, request.at).then(() => ({ type: "reply", id, ok: true }));
+    case "link":
+      core.FS.symlink(request.target, request.name);
+      return { type: "reply", id, ok: true };
+    case "size":
+      return { type: "reply", id, ok: true, size: sizeOf(core.FS, request.name) };
     case "exec": {
       core.reset();
       const code = core.exec(...request.args);

@@ -1,7 +1,9 @@
 /** What both media tools do around an ffmpeg command: name the files, track progress, explain failures. */
-import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
+import { mimeOf, type FormatId } from "@vektor/shared/formats";
+import { ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
+import { output } from "../../runtime/context";
 import { parseDuration, parseTime, summariseFailure } from "./log";
-import type { ExecResult } from "./session";
+import type { ExecResult, FfmpegSession } from "./session";
 
 /**
  * The in-memory file name for an input: `input.<ext>` with the original extension when it is a
@@ -10,6 +12,55 @@ import type { ExecResult } from "./session";
 export function inputFileName(name: string): string {
   const ext = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
   return ext ? `input.${ext}` : "input";
+}
+
+/** Where a job's host folders are mounted in the core. */
+const INPUT_FOLDER = "/host-input";
+const OUTPUT_FOLDER = "/host-output";
+
+/**
+ * A job's files in the core. Where the host gives host files (ToolInput.path and
+ * RunContext.outputDir: the server), the input's folder and the output folder are mounted
+ * (host-fs.ts), so ffmpeg reads and writes on the host's disk and the WASM heap holds neither
+ * file: its memory no longer grows with the file. Else (a browser) the input's bytes are written
+ * into the core's memory and outputs read out of it.
+ */
+export class CoreFiles {
+  private constructor(
+    private readonly ffmpeg: FfmpegSession,
+    /** The input's name in the core (see inputFileName; a link to the host file when there is one). */
+    readonly source: string,
+    private readonly outputDir: string | undefined,
+  ) {}
+
+  static async stage(ffmpeg: FfmpegSession, input: ToolInput, outputDir: string | undefined): Promise<CoreFiles> {
+    const source = inputFileName(input.name);
+    if (input.path) {
+      const at = input.path.lastIndexOf("/");
+      await ffmpeg.mountHost(input.path.slice(0, at) || "/", INPUT_FOLDER);
+      await ffmpeg.link(`${INPUT_FOLDER}/${input.path.slice(at + 1)}`, source);
+    } else {
+      await ffmpeg.write(source, input.bytes);
+    }
+    const out = outputDir?.replace(/\/+$/, "");
+    if (out) await ffmpeg.mountHost(out, OUTPUT_FOLDER);
+    return new CoreFiles(ffmpeg, source, out);
+  }
+
+  /** Where ffmpeg is told to write the file `name`. */
+  target(name: string): string {
+    return this.outputDir ? `${OUTPUT_FOLDER}/${name}` : name;
+  }
+
+  /** What ffmpeg wrote as `name`, handed back as `outName`: by its host path, else its bytes; undefined when empty or missing. */
+  async take(name: string, outName: string, format: FormatId): Promise<ToolOutput | undefined> {
+    if (!this.outputDir) {
+      const bytes = await this.ffmpeg.read(name);
+      return bytes?.length ? output(outName, format, bytes) : undefined;
+    }
+    if (!(await this.ffmpeg.size(this.target(name)))) return undefined;
+    return { name: outName, bytes: new Uint8Array(0), mime: mimeOf(format), path: `${this.outputDir}/${name}` };
+  }
 }
 
 /**

@@ -67,6 +67,21 @@ export class FfmpegSession {
     await this.request({ type: "write", name, bytes: copy }, [copy.buffer]);
   }
 
+  /** Mounts the host folder `host` at `at` (absolute): ffmpeg reads and writes its files there on the host's disk. */
+  async mountHost(host: string, at: string): Promise<void> {
+    await this.request({ type: "mount", host, at });
+  }
+
+  /** Makes `name` a link to `target` (a file in a mounted folder, given to ffmpeg under a name of ours). */
+  async link(target: string, name: string): Promise<void> {
+    await this.request({ type: "link", target, name });
+  }
+
+  /** The size of `name`, or undefined when ffmpeg wrote none by that name. */
+  async size(name: string): Promise<number | undefined> {
+    return (await this.request({ type: "size", name })).size;
+  }
+
   /** Runs `ffmpeg <args>`; `onLine` sees each log line as it comes. */
   async exec(args: string[], onLine?: (line: string) => void): Promise<ExecResult> {
     this.lines = [];

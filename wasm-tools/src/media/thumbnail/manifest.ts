@@ -19,8 +19,11 @@ export const manifest = {
   family: "media",
   title: "Video thumbnail",
   description: "Takes one frame of a video as a PNG or JPEG image, at a chosen time and width. Runs ffmpeg compiled to WebAssembly.",
-  io: { accepts: ["mp4", "webm", "ogg"], produces: ["png", "jpeg"] },
+  io: { accepts: ["mp4", "webm", "ogg"], produces: ["png", "jpeg"], hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000 },
+  // The video is read from its host file on the server (ffmpeg/host-fs.ts), only as far as the
+  // frame, so memory does not grow with it; given bytes (the browser), the core holds a copy of
+  // the whole input besides the caller's (as media.transcode, measured there).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 2.9 },
 } satisfies ToolManifest;

@@ -4,8 +4,8 @@
  * Both run in the same fresh core instance.
  */
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
-import { checkpoint, output, stem } from "../../runtime/context";
-import { DEMUXERS, failure, inputFileName } from "../ffmpeg/job";
+import { checkpoint, stem } from "../../runtime/context";
+import { CoreFiles, DEMUXERS, failure } from "../ffmpeg/job";
 import { parseInput } from "../ffmpeg/log";
 import { withFfmpeg } from "../ffmpeg/session";
 import type { Params } from "./manifest";
@@ -16,11 +16,11 @@ export function defaultTime(duration: number | undefined): number {
 }
 
 export const run: ToolRun<Params> = async ([input], params, ctx) => {
-  const source = inputFileName(input.name);
   const jpeg = params.format === "jpeg";
   const target = jpeg ? "frame.jpg" : "frame.png";
   return withFfmpeg(ctx, async (ffmpeg) => {
-    await ffmpeg.write(source, input.bytes);
+    const files = await CoreFiles.stage(ffmpeg, input, ctx.outputDir);
+    const source = files.source;
     ctx.onProgress(0.1, "reading the video's header");
     const probe = await ffmpeg.exec(["-hide_banner", "-format_whitelist", DEMUXERS.video, "-i", source]); // exits 1 ("no output file") after printing the header
     const info = parseInput(probe.log);
@@ -55,11 +55,11 @@ export const run: ToolRun<Params> = async ([input], params, ctx) => {
       "image2",
       "-fflags",
       "+bitexact",
-      target,
+      files.target(target),
     ]);
     if (result.code !== 0) throw failure(input.name, result, "a video");
-    const bytes = await ffmpeg.read(target);
-    if (!bytes?.length) throw new ToolError("INPUT_INVALID", `"${input.name}" has no decodable frame at ${at.toFixed(2)} s`);
-    return [output(`${stem(input.name)}.${jpeg ? "jpg" : "png"}`, jpeg ? "jpeg" : "png", bytes)];
+    const out = await files.take(target, `${stem(input.name)}.${jpeg ? "jpg" : "png"}`, jpeg ? "jpeg" : "png");
+    if (!out) throw new ToolError("INPUT_INVALID", `"${input.name}" has no decodable frame at ${at.toFixed(2)} s`);
+    return [out];
   });
 };

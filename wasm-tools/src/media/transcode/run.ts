@@ -1,8 +1,8 @@
 /** media.transcode: one ffmpeg command in a fresh core instance; progress from its log. */
 import type { FormatId } from "@vektor/shared/formats";
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
-import { output, stem } from "../../runtime/context";
-import { DEMUXERS, failure, inputFileName, progressFromLog } from "../ffmpeg/job";
+import { stem } from "../../runtime/context";
+import { CoreFiles, DEMUXERS, failure, progressFromLog } from "../ffmpeg/job";
 import { withFfmpeg } from "../ffmpeg/session";
 import { AUDIO_TARGETS, type Params } from "./manifest";
 
@@ -50,20 +50,19 @@ export function encodeArgs(params: Params): string[] {
 const EXT: Record<Target, string> = { mp3: "mp3", ogg: "ogg", opus: "opus", wav: "wav", flac: "flac", mp4: "mp4", webm: "webm" };
 
 export const run: ToolRun<Params> = async ([input], params, ctx) => {
-  const source = inputFileName(input.name);
   const target = `output.${EXT[params.to]}`;
   const kind = isAudio(params.to) ? "audio" : "video";
   return withFfmpeg(ctx, async (ffmpeg) => {
-    await ffmpeg.write(source, input.bytes);
+    const files = await CoreFiles.stage(ffmpeg, input, ctx.outputDir);
     ctx.onProgress(0.02, "converting");
     // -fflags +bitexact: no version strings, no random stream ids/serials, so output is reproducible
-    const args = ["-hide_banner", "-format_whitelist", DEMUXERS.audioOrVideo, "-i", source, ...encodeArgs(params), "-fflags", "+bitexact", target];
+    const args = ["-hide_banner", "-format_whitelist", DEMUXERS.audioOrVideo, "-i", files.source, ...encodeArgs(params), "-fflags", "+bitexact", files.target(target)];
     const result = await ffmpeg.exec(args, progressFromLog(ctx, 0.02, 0.98, "converting"));
     const noStream = result.log.find((l) => /Stream map '0:[av]:0' matches no streams/.test(l));
     if (noStream) throw new ToolError("INPUT_INVALID", `"${input.name}" has no ${kind} stream to convert to ${params.to.toUpperCase()}`);
     if (result.code !== 0) throw failure(input.name, result, "audio or video");
-    const bytes = await ffmpeg.read(target);
-    if (!bytes?.length) throw new ToolError("INPUT_INVALID", `"${input.name}": ffmpeg decoded no ${kind} from it`);
-    return [output(`${stem(input.name)}.${EXT[params.to]}`, params.to as FormatId, bytes)];
+    const out = await files.take(target, `${stem(input.name)}.${EXT[params.to]}`, params.to as FormatId);
+    if (!out) throw new ToolError("INPUT_INVALID", `"${input.name}": ffmpeg decoded no ${kind} from it`);
+    return [out];
   });
 };
