@@ -5,46 +5,14 @@
  * left as it was, and no host file left open, also after a cancelled run.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { ToolInput } from "@vektor/shared/tools/manifest";
+import { readFileSync } from "node:fs";
+import { hostInput, inHostFolder, openFilesIn } from "../testing/host-files";
 import { expectToolError } from "../testing/run-tool";
 import { toneWav } from "../testing/wav";
 import { liveJobWorkers } from "./ffmpeg/session";
 import { ffprobe, makeVideo, requireNativeFfmpeg, runMedia } from "./test-support";
 
-/** `bytes` written as a host file, given as the server's host gives it: path, size, first bytes. */
-function hostInput(dir: string, name: string, bytes: Uint8Array): ToolInput {
-  const folder = join(dir, "in");
-  mkdirSync(folder, { recursive: true });
-  const path = join(folder, name);
-  writeFileSync(path, bytes);
-  return { name, bytes: bytes.slice(0, 64 * 1024), path, size: bytes.length };
-}
-
-/** The files under `dir` this process has open. */
-function openIn(dir: string): string[] {
-  const targets = readdirSync("/proc/self/fd").map((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      return ""; // closed while listing
-    }
-  });
-  return targets.filter((t) => t.startsWith(`${dir}/`));
-}
-
-async function inFolder(use: (dir: string, outputDir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "media-host-"));
-  const outputDir = join(dir, "out");
-  mkdirSync(outputDir);
-  try {
-    await use(dir, outputDir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const inFolder = (use: (dir: string, outputDir: string) => Promise<void>) => inHostFolder("media-host-", use);
 
 describe("media tools on host files", () => {
   test("media.transcode reads the host file and writes into the output folder: the same bytes as in memory", async () => {
@@ -62,7 +30,7 @@ describe("media tools on host files", () => {
         expect(Buffer.from(written).equals(Buffer.from(inMemory.bytes)), to).toBe(true);
       }
       expect(Buffer.from(readFileSync(input.path!)).equals(Buffer.from(clip))).toBe(true);
-      expect(openIn(dir)).toEqual([]);
+      expect(openFilesIn(dir)).toEqual([]);
     });
   }, 120_000);
 
@@ -81,7 +49,7 @@ describe("media tools on host files", () => {
       const long = hostInput(dir, "long.wav", toneWav({ seconds: 300, rate: 48_000, channels: 2 }));
       await expectToolError(runMedia("media.transcode", [long], { to: "mp3" }, { outputDir, signal: AbortSignal.timeout(1500) }), "CANCELLED");
       expect(liveJobWorkers()).toBe(0);
-      expect(openIn(dir)).toEqual([]);
+      expect(openFilesIn(dir)).toEqual([]);
       const text = hostInput(dir, "notes.wav", new TextEncoder().encode("not a recording\n".repeat(100)));
       await expectToolError(runMedia("media.transcode", [text], { to: "mp3" }, { outputDir }), "INPUT_INVALID", /"notes\.wav" could not be read as audio or video/);
     });

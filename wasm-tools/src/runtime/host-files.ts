@@ -22,6 +22,12 @@ export interface HostWriteFile {
 
 export interface HostFileAccess {
   openRead(path: string): Promise<HostReadFile>;
+  /**
+   * Fills `into` from `position` of the file at `path` synchronously, opening and closing it in
+   * the call; answers how many bytes were read. For engines that call back for their input and
+   * wait for it (mupdf's streams). No file stays open, so a worker ended mid-run leaves none.
+   */
+  readAtSync?(path: string, into: Uint8Array, position: number): number;
   /** Creates (or truncates) `name` in the folder `dir`; answers the file and its full path. */
   create(dir: string, name: string): Promise<{ file: HostWriteFile; path: string }>;
 }

@@ -3,6 +3,7 @@
  * themselves (runtime/host-files.ts), over node:fs file handles. Host-side code: it uses Node
  * APIs and is never imported by a tool's run.ts.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { HostFileAccess } from "./host-files";
@@ -14,6 +15,14 @@ export const nodeHostFileAccess: HostFileAccess = {
       read: async (into, position) => (await handle.read(into, 0, into.length, position)).bytesRead,
       close: () => handle.close(),
     };
+  },
+  readAtSync(path, into, position) {
+    const fd = openSync(path, "r");
+    try {
+      return readSync(fd, into, 0, into.length, position);
+    } finally {
+      closeSync(fd);
+    }
   },
   async create(dir, name) {
     const path = join(dir, name);

@@ -2,20 +2,49 @@
  * Opening a PDF the same way in every tool: a quick look at the bytes first (is it a PDF, does
  * it end), then pdf-lib or mupdf, with their failures mapped to the job error codes.
  */
-import { ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
+import { inputSize, ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
 import type { PDFDocument as LibDocument } from "pdf-lib";
 import { errorMessage } from "../../runtime/context";
+import { hostFileAccess } from "../../runtime/host-files";
 import { loadMupdf, takeMupdfWarnings, type Mupdf } from "../init";
 
 const latin1 = new TextDecoder("latin1");
 const HEAD = 1024;
 const TAIL = 4096;
 
+/** Fills `into` from `position` of the input; answers how many bytes there were. */
+type ReadAt = (into: Uint8Array, position: number) => number;
+
+/**
+ * The input read a piece at a time: from its host file (ToolInput.path, the server), else from
+ * its bytes. mupdf reads through it (a Stream), so the whole file is never copied into its heap.
+ */
+function inputReader(input: ToolInput): ReadAt {
+  const { path } = input;
+  if (!path) {
+    return (into, position) => {
+      const piece = input.bytes.subarray(position, position + into.length);
+      into.set(piece);
+      return piece.length;
+    };
+  }
+  const access = hostFileAccess();
+  if (!access.readAtSync) throw new ToolError("TOOL_FAILED", "The host passed a file path but offers no synchronous reads (HostFileAccess.readAtSync)");
+  return (into, position) => access.readAtSync!(path, into, position);
+}
+
+/** The input's last `length` bytes (its first ones are always in `bytes`). */
+function inputTail(input: ToolInput, read: ReadAt, length: number): Uint8Array {
+  const size = inputSize(input);
+  const tail = new Uint8Array(Math.min(length, size));
+  return tail.subarray(0, read(tail, size - tail.length));
+}
+
 /** Throws INPUT_INVALID unless `input` starts like a PDF and still has its end-of-file marker. */
-export function assertPdfBytes(input: ToolInput): void {
+export function assertPdfBytes(input: ToolInput, read = inputReader(input)): void {
   const head = latin1.decode(input.bytes.subarray(0, HEAD));
   if (!head.includes("%PDF-")) throw new ToolError("INPUT_INVALID", `"${input.name}" is not a PDF (no %PDF- header)`);
-  const tail = latin1.decode(input.bytes.subarray(Math.max(0, input.bytes.length - TAIL)));
+  const tail = latin1.decode(inputTail(input, read, TAIL));
   if (!tail.includes("%%EOF")) {
     throw new ToolError("INPUT_INVALID", `"${input.name}" looks truncated: the PDF end-of-file marker (%%EOF) is missing`);
   }
@@ -60,16 +89,28 @@ export interface MupdfHandle {
   close(): void;
 }
 
-/** Opens `input` with mupdf; INPUT_INVALID / INPUT_UNSUPPORTED / INPUT_EMPTY as appropriate. */
+/**
+ * Opens `input` with mupdf, reading it through a stream (host file or bytes) rather than copying
+ * it whole into the WASM heap; INPUT_INVALID / INPUT_UNSUPPORTED / INPUT_EMPTY as appropriate.
+ */
 export async function openWithMupdf(input: ToolInput): Promise<MupdfHandle> {
-  assertPdfBytes(input);
+  const read = inputReader(input);
+  assertPdfBytes(input, read);
   const lib = await loadMupdf();
   takeMupdfWarnings();
+  const size = inputSize(input);
+  const stream = new lib.Stream({
+    fileSize: () => size,
+    read: (memory, offset, length, position) => read(memory.subarray(offset, offset + length), position),
+    close() {},
+  });
   let any: InstanceType<Mupdf["Document"]>;
   try {
-    any = lib.Document.openDocument(input.bytes, "application/pdf");
+    any = lib.Document.openDocument(stream, "application/pdf");
   } catch (err) {
     throw new ToolError("INPUT_INVALID", `"${input.name}" is not a readable PDF: ${errorMessage(err)}`);
+  } finally {
+    stream.destroy(); // the document keeps its own reference
   }
   const doc = any.asPDF();
   const close = () => any.destroy();

@@ -3,8 +3,10 @@
  * page's inherited attributes (MediaBox, Resources, Rotate) when it grafts, and shares each
  * source object once per graft map, so fonts and images used by many pages are copied once.
  */
-import { ToolError } from "@vektor/shared/tools/manifest";
-import { errorMessage } from "../../runtime/context";
+import { mimeOf, type FormatId } from "@vektor/shared/formats";
+import { ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
+import { errorMessage, output } from "../../runtime/context";
+import { hostFileAccess } from "../../runtime/host-files";
 import type { Mupdf } from "../init";
 
 type PdfDocument = InstanceType<Mupdf["PDFDocument"]>;
@@ -19,14 +21,60 @@ export function appendPages(target: PdfDocument, source: PdfDocument, indices: n
   }
 }
 
-/** Saves `doc` with mupdf save `options` and copies the bytes out of WASM memory before the buffer is freed. */
-export function saveBytes(doc: PdfDocument, name: string, options = ""): Uint8Array {
+/** How much of an output goes to the host's disk in one write. */
+const WRITE_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * The output `name` of `bytes`: written into the host's output folder when there is one (the
+ * server), else handed back as bytes, copied unless `owned` (they may be a view of WASM memory
+ * that is freed afterwards).
+ */
+export async function emitOutput(ctx: Pick<RunContext, "outputDir">, name: string, format: FormatId, bytes: Uint8Array, owned = false): Promise<ToolOutput> {
+  if (!ctx.outputDir) return output(name, format, owned ? bytes : bytes.slice());
+  // The output's own name is the host's to store; the file only needs one that no other output of the run has.
+  const { file, path } = await hostFileAccess().create(ctx.outputDir, name.replace(/[^\w.-]/g, "_"));
   try {
-    const buffer = doc.saveToBuffer(options);
-    const bytes = buffer.asUint8Array().slice();
-    buffer.destroy();
-    return bytes;
+    for (let at = 0; at < bytes.length; at += WRITE_CHUNK) await file.write(bytes.subarray(at, at + WRITE_CHUNK));
+  } finally {
+    await file.close();
+  }
+  return { name, bytes: new Uint8Array(0), mime: mimeOf(format), path };
+}
+
+/** `doc` saved with mupdf save `options` into a buffer in mupdf's heap (destroy it when done). */
+export function saveBuffer(doc: PdfDocument, name: string, options = ""): InstanceType<Mupdf["Buffer"]> {
+  try {
+    return doc.saveToBuffer(options);
   } catch (err) {
     throw new ToolError("INPUT_INVALID", `"${name}" could not be rewritten: ${errorMessage(err)}`);
+  }
+}
+
+/** The input itself as the output `name`: copied a piece at a time from its host file into the output folder, or its bytes. */
+export async function emitInput(ctx: Pick<RunContext, "outputDir">, input: ToolInput, name: string, format: FormatId): Promise<ToolOutput> {
+  if (!input.path || !ctx.outputDir) return output(name, format, input.bytes);
+  const access = hostFileAccess();
+  const source = await access.openRead(input.path);
+  const { file, path } = await access.create(ctx.outputDir, name.replace(/[^\w.-]/g, "_"));
+  try {
+    const chunk = new Uint8Array(WRITE_CHUNK);
+    for (let at = 0, n; (n = await source.read(chunk, at)) > 0; at += n) await file.write(chunk.subarray(0, n));
+  } finally {
+    await Promise.all([source.close(), file.close()]);
+  }
+  return { name, bytes: new Uint8Array(0), mime: mimeOf(format), path };
+}
+
+/**
+ * Saves `doc` with mupdf save `options` as the PDF output `outName`. mupdf builds the whole file
+ * in a buffer in its heap (mupdf.js has no writer to a stream): the buffer is written from there
+ * to the host's output folder, or copied out once, and freed.
+ */
+export async function savePdf(doc: PdfDocument, ctx: Pick<RunContext, "outputDir">, name: string, outName: string, options = ""): Promise<ToolOutput> {
+  const buffer = saveBuffer(doc, name, options);
+  try {
+    return await emitOutput(ctx, outName, "pdf", buffer.asUint8Array());
+  } finally {
+    buffer.destroy();
   }
 }

@@ -20,7 +20,7 @@ export const manifest = {
   family: "pdf",
   title: "Compress PDF",
   description: "Makes a PDF smaller without changing how it looks: compresses streams, removes unused and duplicate objects, and packs objects into object streams. The file is returned unchanged if it cannot be made smaller.",
-  io: { accepts: ["pdf"], produces: ["pdf"] },
+  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
   params,
   deterministic: true,
   limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000 },

@@ -1,8 +1,8 @@
 /** pdf.compress with mupdf's writer; the level picks how much of mupdf's clean-up is applied. */
-import type { ToolRun } from "@vektor/shared/tools/manifest";
-import { checkpoint, output, stem } from "../../runtime/context";
+import { inputSize, type ToolRun } from "@vektor/shared/tools/manifest";
+import { checkpoint, stem } from "../../runtime/context";
 import { openWithMupdf } from "../common/open";
-import { saveBytes } from "../common/write";
+import { emitInput, emitOutput, saveBuffer } from "../common/write";
 import type { Params } from "./manifest";
 
 /**
@@ -25,10 +25,15 @@ export const run: ToolRun<Params> = async ([input], { level }, ctx) => {
   try {
     checkpoint(ctx);
     ctx.onProgress(0.1, "rewriting");
-    const bytes = saveBytes(pdf.doc, input.name, saveOptions(level));
-    // Never hand back a bigger file than the one we were given.
-    const best = bytes.length < input.bytes.length ? bytes : input.bytes;
-    return [output(`${stem(input.name)}-compressed.pdf`, "pdf", best)];
+    const name = `${stem(input.name)}-compressed.pdf`;
+    const buffer = saveBuffer(pdf.doc, input.name, saveOptions(level));
+    try {
+      const bytes = buffer.asUint8Array();
+      // Never hand back a bigger file than the one we were given.
+      return [bytes.length < inputSize(input) ? await emitOutput(ctx, name, "pdf", bytes) : await emitInput(ctx, input, name, "pdf")];
+    } finally {
+      buffer.destroy();
+    }
   } finally {
     pdf.close();
   }

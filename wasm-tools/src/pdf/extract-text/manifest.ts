@@ -20,7 +20,7 @@ export const manifest = {
   family: "pdf",
   title: "Extract text from PDF",
   description: "Extracts the text of a PDF (no OCR: scanned pages without a text layer give empty text).",
-  io: { accepts: ["pdf"], produces: ["txt", "json"] },
+  io: { accepts: ["pdf"], produces: ["txt", "json"], hostFiles: true },
   params,
   deterministic: true,
   limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000 },

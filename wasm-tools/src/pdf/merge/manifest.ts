@@ -10,7 +10,7 @@ export const manifest = {
   family: "pdf",
   title: "Merge PDFs",
   description: "Joins two or more PDFs into one, keeping the order of the inputs and of their pages.",
-  io: { accepts: ["pdf"], produces: ["pdf"], minInputs: 2, maxInputs: 100 },
+  io: { accepts: ["pdf"], produces: ["pdf"], minInputs: 2, maxInputs: 100, hostFiles: true },
   params,
   deterministic: true,
   limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000 },

@@ -1,9 +1,9 @@
 /** pdf.merge with mupdf: every page of every input, in order, grafted into a new document. */
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
-import { checkpoint, output, stem } from "../../runtime/context";
+import { checkpoint, stem } from "../../runtime/context";
 import { openWithMupdf } from "../common/open";
 import { loadMupdf } from "../init";
-import { appendPages, saveBytes } from "../common/write";
+import { appendPages, savePdf } from "../common/write";
 import type { Params } from "./manifest";
 
 export const run: ToolRun<Params> = async (inputs, _params, ctx) => {
@@ -21,7 +21,7 @@ export const run: ToolRun<Params> = async (inputs, _params, ctx) => {
       ctx.onProgress((i + 1) / (inputs.length + 1), `added ${input.name}`);
     }
     checkpoint(ctx);
-    return [output(`${stem(inputs[0].name)}-merged.pdf`, "pdf", saveBytes(merged, inputs[0].name))];
+    return [await savePdf(merged, ctx, inputs[0].name, `${stem(inputs[0].name)}-merged.pdf`)];
   } finally {
     merged.destroy();
   }

@@ -18,7 +18,7 @@ export const manifest = {
   family: "pdf",
   title: "PDF to PNG",
   description: "Renders PDF pages to PNG images, one image per page, at the chosen resolution.",
-  io: { accepts: ["pdf"], produces: ["png"] },
+  io: { accepts: ["pdf"], produces: ["png"], hostFiles: true },
   params,
   deterministic: true,
   limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 300_000 },

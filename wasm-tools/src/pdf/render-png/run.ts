@@ -1,7 +1,8 @@
 /** pdf.render-png with mupdf's rasteriser. */
 import { ToolError, type ToolOutput, type ToolRun } from "@vektor/shared/tools/manifest";
-import { errorMessage, output, stem, yieldAndCheck } from "../../runtime/context";
+import { errorMessage, stem, yieldAndCheck } from "../../runtime/context";
 import { openWithMupdf } from "../common/open";
+import { emitOutput } from "../common/write";
 import { selectPages } from "../common/pages";
 import type { Params } from "./manifest";
 
@@ -33,7 +34,7 @@ export const run: ToolRun<Params> = async ([input], { dpi, pages, alpha }, ctx) 
         } catch (err) {
           throw new ToolError("INPUT_INVALID", `Page ${index + 1} of "${input.name}" could not be rendered: ${errorMessage(err)}`);
         }
-        outputs.push(output(`${base}-p${index + 1}.png`, "png", png));
+        outputs.push(await emitOutput(ctx, `${base}-p${index + 1}.png`, "png", png, true));
       } finally {
         page.destroy();
       }

@@ -20,7 +20,7 @@ export const manifest = {
   family: "pdf",
   title: "Rotate PDF pages",
   description: "Rotates all or selected pages clockwise by 90, 180 or 270 degrees.",
-  io: { accepts: ["pdf"], produces: ["pdf"] },
+  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
   params,
   deterministic: true,
   // mupdf holds the document and writes the new one in memory (the worker peaked 7.1x the input

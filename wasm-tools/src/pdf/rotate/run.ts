@@ -1,9 +1,9 @@
 /** pdf.rotate with mupdf: adds to each selected page's /Rotate, inherited values included. */
 import type { ToolRun } from "@vektor/shared/tools/manifest";
-import { checkpoint, output, stem } from "../../runtime/context";
+import { checkpoint, stem } from "../../runtime/context";
 import { openWithMupdf } from "../common/open";
 import { selectPages } from "../common/pages";
-import { saveBytes } from "../common/write";
+import { savePdf } from "../common/write";
 import type { Params } from "./manifest";
 
 export const run: ToolRun<Params> = async ([input], { degrees, pages }, ctx) => {
@@ -19,7 +19,7 @@ export const run: ToolRun<Params> = async ([input], { degrees, pages }, ctx) => 
       page.put("Rotate", (((current + degrees) % 360) + 360) % 360);
     }
     checkpoint(ctx);
-    return [output(`${stem(input.name)}-rotated.pdf`, "pdf", saveBytes(pdf.doc, input.name))];
+    return [await savePdf(pdf.doc, ctx, input.name, `${stem(input.name)}-rotated.pdf`)];
   } finally {
     pdf.close();
   }

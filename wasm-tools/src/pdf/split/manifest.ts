@@ -14,7 +14,7 @@ export const manifest = {
   family: "pdf",
   title: "Split PDF",
   description: "Splits a PDF into several: one file per page range, or one per page.",
-  io: { accepts: ["pdf"], produces: ["pdf"] },
+  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
   params,
   deterministic: true,
   limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000 },

@@ -1,9 +1,9 @@
 /** pdf.split with mupdf: each range's pages grafted into a document of its own. */
 import type { ToolRun } from "@vektor/shared/tools/manifest";
-import { checkpoint, output, stem } from "../../runtime/context";
+import { checkpoint, stem } from "../../runtime/context";
 import { openWithMupdf } from "../common/open";
 import { parsePageRanges, type PageRange } from "../common/pages";
-import { appendPages, saveBytes } from "../common/write";
+import { appendPages, savePdf } from "../common/write";
 import type { Params } from "./manifest";
 
 export const run: ToolRun<Params> = async ([input], { ranges }, ctx) => {
@@ -19,7 +19,7 @@ export const run: ToolRun<Params> = async ([input], { ranges }, ctx) => {
       try {
         appendPages(part, source.doc, Array.from({ length: to - from + 1 }, (_, k) => from - 1 + k));
         const label = from === to ? `p${from}` : `p${from}-${to}`;
-        outputs.push(output(`${base}-${label}.pdf`, "pdf", saveBytes(part, input.name)));
+        outputs.push(await savePdf(part, ctx, input.name, `${base}-${label}.pdf`));
         ctx.onProgress((i + 1) / parts.length, label);
       } finally {
         part.destroy();
