@@ -7,4 +7,5 @@ export { execute, executeEntry, type ExecuteContext } from "./runtime/execute";
 export { ownBuffers, packError, packOutputs } from "./runtime/pack";
 export { checkParams, validateParams, type ParamIssue, type ParamsResult } from "./runtime/params";
 export { setWasmLocator, type WasmLocator, type WasmModuleRef, type WasmSource } from "./runtime/wasm-source";
+export { setHostFileAccess, type HostFileAccess } from "./runtime/host-files";
 export type { RunRequest, RunResult, ToolWorkerApi, WorkerReady } from "./runtime/worker-protocol";

@@ -4,10 +4,13 @@
  * only after its imports have settled: a Bun worker messaged earlier can hang while mupdf
  * initialises.
  */
-import { execute, setWasmLocator } from "@vektor/wasm-tools";
+import { execute, setHostFileAccess, setWasmLocator } from "@vektor/wasm-tools";
+import { nodeHostFileAccess } from "@vektor/wasm-tools/runtime/node-host-files";
 import { nodeModulesWasmLocator } from "@vektor/wasm-tools/runtime/node-wasm";
 import { prepareTool } from "@vektor/wasm-tools/runtime/prepare";
 import { serveToolWorker } from "./tool-worker-host";
 
 setWasmLocator(nodeModulesWasmLocator);
+// Tools that read and write host files themselves (the point clouds) do it through node:fs.
+setHostFileAccess(nodeHostFileAccess);
 serveToolWorker({ prepare: prepareTool, execute });

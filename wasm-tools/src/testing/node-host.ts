@@ -1,8 +1,12 @@
 /**
- * Test host setup: WASM comes from node_modules through the host locator, exactly as the server
- * will provide it. Import for its effect at the top of a test file.
+ * Test host setup: WASM comes from node_modules through the host locator, and host files are
+ * read and written with node:fs, exactly as the server provides them. Import for its effect at
+ * the top of a test file.
  */
+import { setHostFileAccess } from "../runtime/host-files";
+import { nodeHostFileAccess } from "../runtime/node-host-files";
 import { nodeModulesWasmLocator } from "../runtime/node-wasm";
 import { setWasmLocator } from "../runtime/wasm-source";
 
 setWasmLocator(nodeModulesWasmLocator);
+setHostFileAccess(nodeHostFileAccess);

@@ -2,7 +2,7 @@
 import type { RunContext, ToolRun } from "@vektor/shared/tools/manifest";
 import { stem } from "../../runtime/context";
 import { pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
-import { openOutput } from "../las/output";
+import { writeOutput } from "../las/output";
 import { decimalsFor, pointReader, type PointReader } from "../las/points";
 import type { Params } from "./manifest";
 
@@ -23,10 +23,11 @@ export const run: ToolRun<Params> = async ([input], { format, color }, ctx) =>
     const to8 = rgb && format !== "csv" ? await eightBit(cloud, ctx) : undefined;
     const start = to8 ? 0.5 : 0;
     const writer = format === "ply" ? plyWriter(cloud, input.name, to8) : textWriter(cloud, format, rgb, to8);
-    const sink = await openOutput(ctx, `${stem(stem(input.name))}.${format}`, format, writer.size);
-    await sink.write(writer.head);
-    for await (const block of pointBlocks(cloud, ctx, `writing ${format}`, [start, 1])) await sink.write(writer.block(block));
-    return [await sink.finish()];
+    const out = await writeOutput(ctx, `${stem(stem(input.name))}.${format}`, format, writer.size, async (sink) => {
+      await sink.write(writer.head);
+      for await (const block of pointBlocks(cloud, ctx, `writing ${format}`, [start, 1])) await sink.write(writer.block(block));
+    });
+    return [out];
   });
 
 /** LAS colour is 16-bit but many files store 0-255: scale down only when some value exceeds 255. */

@@ -18,8 +18,10 @@ export const manifest = {
   family: "pointcloud",
   title: "Thin out a point cloud",
   description: "Keeps every Nth point (or a fraction of the points, evenly spaced) of a LAS or LAZ file and writes LAS with the header's point count, returns and bounds recomputed.",
-  io: { accepts: ["las", "laz"], produces: ["las"] },
+  io: { accepts: ["las", "laz"], produces: ["las"], hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 1024 * 1024 * 1024, timeoutMs: 300_000 },
+  // Streamed block by block to a host file (the server: flat memory); given bytes (the browser),
+  // the input and the kept points are in memory: ~2x a LAS, ~1x a LAZ (every 10th point).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 2 },
 } satisfies ToolManifest;

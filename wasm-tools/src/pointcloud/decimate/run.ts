@@ -2,7 +2,7 @@
 import type { RunContext, ToolRun } from "@vektor/shared/tools/manifest";
 import { stem } from "../../runtime/context";
 import { pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
-import { openOutput } from "../las/output";
+import { writeOutput } from "../las/output";
 import { StatsGatherer } from "../las/points";
 import { lasLayout, writeLas } from "../las/write-las";
 import type { Params } from "./manifest";
@@ -47,7 +47,7 @@ export const run: ToolRun<Params> = async ([input], { every, fraction }, ctx) =>
   withPointCloud(input, async (cloud) => {
     const chosen = selection(cloud.count, every, fraction);
     const stats = new StatsGatherer(cloud);
-    const sink = await openOutput(ctx, `${stem(stem(input.name))}-decimated.las`, "las", lasLayout(cloud, chosen.keep).size);
-    await writeLas(sink, cloud, keptBlocks(cloud, chosen, stats, ctx), chosen.keep, () => stats.stats());
-    return [await sink.finish()];
+    const name = `${stem(stem(input.name))}-decimated.las`;
+    const las = await writeOutput(ctx, name, "las", lasLayout(cloud, chosen.keep).size, (sink) => writeLas(sink, cloud, keptBlocks(cloud, chosen, stats, ctx), chosen.keep, () => stats.stats()));
+    return [las];
   });

@@ -14,6 +14,20 @@ export interface OutputSink {
   patch(position: number, bytes: Uint8Array): Promise<void>;
   /** Closes the sink and answers the output. */
   finish(): Promise<ToolOutput>;
+  /** Closes the sink after a failure (the host removes the job's folder). */
+  abort(): Promise<void>;
+}
+
+/** Opens an output (see openOutput), lets `write` fill it and answers it; closed also when `write` fails. */
+export async function writeOutput(ctx: RunContext, name: string, format: FormatId, size: number | undefined, write: (sink: OutputSink) => Promise<void>): Promise<ToolOutput> {
+  const sink = await openOutput(ctx, name, format, size);
+  try {
+    await write(sink);
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+  return sink.finish();
 }
 
 /**
@@ -31,6 +45,7 @@ export async function openOutput(ctx: RunContext, name: string, format: FormatId
       await file.close();
       return { name, bytes: new Uint8Array(0), mime: mimeOf(format), path };
     },
+    abort: () => file.close(),
   };
 }
 
@@ -44,6 +59,7 @@ function bufferSink(name: string, format: FormatId, size: number): OutputSink {
     },
     patch: async (position, bytes) => out.set(bytes, position),
     finish: async () => output(name, format, at === size ? out : out.slice(0, at)),
+    abort: async () => {},
   };
 }
 
@@ -61,6 +77,7 @@ function piecesSink(name: string, format: FormatId): OutputSink {
       }
     },
     finish: async () => output(name, format, concat(pieces)),
+    abort: async () => void pieces.splice(0),
   };
 }
 

@@ -2,7 +2,7 @@
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
 import { stem } from "../../runtime/context";
 import { pointBlocks, withPointCloud } from "../las/cloud";
-import { openOutput } from "../las/output";
+import { writeOutput } from "../las/output";
 import { lasLayout, writeLas } from "../las/write-las";
 import type { Params } from "./manifest";
 
@@ -11,7 +11,6 @@ export const run: ToolRun<Params> = async ([input], _params, ctx) =>
     if (!cloud.header.compressed) throw new ToolError("INPUT_INVALID", `"${input.name}" is already uncompressed LAS`);
     const base = stem(input.name);
     const name = base.toLowerCase().endsWith(".las") ? base : `${base}.las`;
-    const sink = await openOutput(ctx, name, "las", lasLayout(cloud, cloud.count).size);
-    await writeLas(sink, cloud, pointBlocks(cloud, ctx, "decoding LAZ"), cloud.count);
-    return [await sink.finish()];
+    const las = await writeOutput(ctx, name, "las", lasLayout(cloud, cloud.count).size, (sink) => writeLas(sink, cloud, pointBlocks(cloud, ctx, "decoding LAZ"), cloud.count));
+    return [las];
   });
