@@ -21,7 +21,8 @@ export function saveOptions(level: number): string {
 }
 
 export const run: ToolRun<Params> = async ([input], { level }, ctx) => {
-  const pdf = await openWithMupdf(input);
+  // garbage=4 compares streams to deduplicate them: cheaper from a copy in mupdf's heap than from a stream.
+  const pdf = await openWithMupdf(input, { whole: level >= 6 });
   try {
     checkpoint(ctx);
     ctx.onProgress(0.1, "rewriting");
