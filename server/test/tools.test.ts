@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectApiError, startTestServer, type TestServer } from "./harness";
+import { getTool } from "@vektor/wasm-tools";
 import { toneWav } from "@vektor/wasm-tools/testing/wav";
 import { fixture, makePdf, noise } from "./fixtures";
 
@@ -39,9 +40,12 @@ describe("catalog", () => {
     const index = await srv.anon().t.call<{ slug: string; accepts: string[] }[]>("GET", "/api/config/tools-index");
     expect(index.map((t) => t.slug)).toContain("pdf.compress");
     expect(index.find((t) => t.slug === "pdf.merge")?.accepts).toEqual(["pdf"]);
-    const found = await srv.anon().t.call<{ slug: string; params: { properties: Record<string, unknown> } }[]>("GET", "/api/tools/lookup?slugs=pdf.compress,nope.nothing");
+    const found = await srv.anon().t.call<{ slug: string; params: { properties: Record<string, unknown> }; memoryPerInputByte?: number }[]>("GET", "/api/tools/lookup?slugs=pdf.compress,nope.nothing");
     expect(found.map((t) => t.slug)).toEqual(["pdf.compress"]);
     expect(Object.keys(found[0].params.properties)).toContain("level");
+    // The measured memory per input byte from its manifest: what a browser checks its memory against.
+    expect(found[0].memoryPerInputByte).toBeGreaterThan(0);
+    expect(found[0].memoryPerInputByte).toBe(getTool("pdf.compress")!.manifest.limits!.memoryPerInputByte!);
   });
 
   test("lookup answers every known slug asked, leaves unknown ones out, and refuses malformed values", async () => {

@@ -14,6 +14,7 @@ export function detailOf(m: ToolManifest, serverMaxBytes: number) {
     params: m.params,
     deterministic: m.deterministic,
     maxInputBytes: inputLimit(m, serverMaxBytes),
+    ...(m.limits?.memoryPerInputByte !== undefined ? { memoryPerInputByte: m.limits.memoryPerInputByte } : {}),
   };
 }
 

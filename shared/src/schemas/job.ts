@@ -61,6 +61,12 @@ export const ToolDetail = Type.Object({
   params: Type.Unknown({ description: "JSON schema of the params, with defaults and limits" }),
   deterministic: Type.Boolean(),
   maxInputBytes: Type.Number({ description: "The largest input file this tool takes on this server (its own limit within TOOL_MAX_INPUT_MB); a larger one is refused with 422 LIMIT_EXCEEDED when the job is created" }),
+  memoryPerInputByte: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description: "The tool's measured peak memory per input byte beyond its engine's fixed size, when it runs on bytes in a browser's Web Worker (0: does not grow with the input); what a client with a memory budget checks before running a file itself. Absent: not measured",
+    }),
+  ),
 });
 
 export type JobOutput = Static<typeof JobOutput>;

@@ -25,6 +25,12 @@ export interface ToolManifest {
      * file. A host that offers neither passes bytes, as to every other tool.
      */
     hostFiles?: boolean;
+    /**
+     * In a Web Worker (the browser's tool worker), the engine mounts an input given as a File or
+     * Blob (ToolInput.blob) and reads it a piece at a time as it needs it (Emscripten's WORKERFS)
+     * instead of having it copied into memory. Any other tool gets such an input read whole.
+     */
+    blobInputs?: boolean;
   };
   /** JSON schema (TypeBox) of the params, with defaults and limits. */
   params: TObject;
@@ -48,12 +54,19 @@ export interface ToolLimits {
 
 export interface ToolInput {
   name: string;
-  /** The file's bytes; with `path`, only its first ones (enough to tell its format). */
+  /** The file's bytes; with `path` or `blob`, only its first ones (enough to tell its format). */
   bytes: Uint8Array;
   mime?: string;
   /** A file on the host holding the whole input (io.hostFiles tools, on a host that stages inputs on disk). */
   path?: string;
-  /** The whole input's size (given with `path`; else `bytes` is the whole input). */
+  /**
+   * The whole input as a browser File or Blob (set by the browser's host, which then gives only
+   * the file's first bytes in `bytes`). An io.blobInputs tool mounts it and reads it lazily instead
+   * of copying it into its engine's memory; for any other tool, or where a Blob cannot be mounted
+   * (no FileReaderSync: not a Web Worker), execute() reads it whole into `bytes` first.
+   */
+  blob?: Blob;
+  /** The whole input's size (given with `path` or `blob`; else `bytes` is the whole input). */
   size?: number;
 }
 
@@ -74,9 +87,9 @@ export interface RunContext {
   outputDir?: string;
 }
 
-/** An input's whole size, whether its bytes are all there or it is a host file. */
+/** An input's whole size, whether its bytes are all there or it is a host file or a Blob. */
 export function inputSize(input: ToolInput): number {
-  return input.size ?? input.bytes.byteLength;
+  return input.size ?? input.blob?.size ?? input.bytes.byteLength;
 }
 
 export type ToolRun<P = Record<string, unknown>> = (inputs: ToolInput[], params: P, ctx: RunContext) => Promise<ToolOutput[]>;

@@ -8,7 +8,9 @@
  * are closed and its files removed when it ends, so nothing leaks from one call into the next.
  * On a host with files (the server's workers), an input is read from a host folder mounted
  * into that folder (NODEFS) and outputs are written to one, so neither is held in the WASM
- * heap: GDAL streams most formats, and its memory then does not grow with the file.
+ * heap: GDAL streams most formats, and its memory then does not grow with the file. In a browser's
+ * Web Worker, an input given as a File or Blob is mounted (WORKERFS) and read the same way, piece
+ * by piece as GDAL asks for it; outputs there are still written in memory.
  */
 
 /** The part of Emscripten's FS object the tools use. */
@@ -22,10 +24,10 @@ export interface EmscriptenFs {
   stat(path: string): { mode: number; size: number };
   lstat(path: string): { mode: number; size: number };
   isDir(mode: number): boolean;
-  mount(type: unknown, options: { root: string }, mountpoint: string): void;
+  mount(type: unknown, options: { root: string } | { blobs: { name: string; data: Blob }[] }, mountpoint: string): void;
   unmount(mountpoint: string): void;
   symlink(target: string, path: string): void;
-  filesystems: { NODEFS?: unknown };
+  filesystems: { NODEFS?: unknown; WORKERFS?: unknown };
 }
 
 /** The slice of the gdal3.js Emscripten module this layer calls. */
@@ -228,8 +230,8 @@ export class Gdal {
 /** One operation's view of the engine: its folder, its datasets and the utilities. */
 export class Operation {
   private readonly open: Dataset[] = [];
-  /** Host folders mounted in this operation: where, and which host folder. */
-  private readonly mounts: { at: string; host: string }[] = [];
+  /** Host folders (and Blobs) mounted in this operation: where, and which host folder (none for a Blob). */
+  private readonly mounts: { at: string; host?: string }[] = [];
 
   constructor(
     private readonly gdal: Gdal,
@@ -269,9 +271,23 @@ export class Operation {
     return full;
   }
 
-  /** The host path of `fullPath` when it is in a mounted host folder, else null (it is in the heap). */
+  /**
+   * Mounts `blob` (a browser File or Blob) read-only as the file `name` in a fresh folder and
+   * returns the file's full path: GDAL reads it through FileReaderSync, a piece at a time, so it
+   * is never copied whole into the heap. Needs a Web Worker (WORKERFS).
+   */
+  mountBlob(blob: Blob, name: string): string {
+    const workerfs = this.m.FS.filesystems.WORKERFS;
+    if (!workerfs || typeof (globalThis as { FileReaderSync?: unknown }).FileReaderSync !== "function") throw new Error("this engine cannot mount a Blob here (WORKERFS needs a Web Worker)");
+    const full = this.mkdir(`blob${this.mounts.length}`);
+    this.m.FS.mount(workerfs, { blobs: [{ name, data: blob }] }, full);
+    this.mounts.push({ at: full });
+    return `${full}/${name}`;
+  }
+
+  /** The host path of `fullPath` when it is in a mounted host folder, else null (it is in the heap, or a mounted Blob). */
   hostPath(fullPath: string): string | null {
-    const mount = this.mounts.find((m) => fullPath.startsWith(`${m.at}/`));
+    const mount = this.mounts.find((m) => m.host !== undefined && fullPath.startsWith(`${m.at}/`));
     return mount ? `${mount.host}${fullPath.slice(mount.at.length)}` : null;
   }
 

@@ -1,7 +1,8 @@
 /**
  * GIS tools on host files (how the server's workers run them): the input is read from its host
  * file through a mounted folder and outputs are written into the host's output folder, handed
- * back by path. The host's input file is left as it was; nothing stays in the engine.
+ * back by path. The host's input file is left as it was; nothing stays in the engine. A Blob (the
+ * browser's way) is mounted only in a Web Worker (e2e/gis-stream.e2e.ts runs that in Chromium).
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -72,4 +73,17 @@ describe("GIS tools on host files", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("an input given as a Blob, where it cannot be mounted (no Web Worker here), is read whole: the same output as from bytes", async () => {
+    const content = featureCollection(manyFeatures(500));
+    const blob = new Blob([content as Uint8Array<ArrayBuffer>], { type: "application/geo+json" });
+    const entry = gisTools.find((e) => e.manifest.slug === "gis.convert")!;
+    // As the browser's host gives it: the first bytes, the Blob, its size.
+    const given = { name: "many.geojson", bytes: content.slice(0, 1024), blob, size: blob.size };
+    const [fromBlob] = await executeEntry(entry, [given], { to: "csv" });
+    const [fromBytes] = await executeEntry(entry, [{ name: "many.geojson", bytes: content }], { to: "csv" });
+    expect(fromBlob.bytes.byteLength).toBeGreaterThan(0);
+    expect(Buffer.compare(fromBlob.bytes, fromBytes.bytes)).toBe(0);
+    expect((await loadGdal()).leftovers()).toEqual([]);
+  }, 120_000);
 });

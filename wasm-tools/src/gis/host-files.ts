@@ -2,7 +2,9 @@
  * Inputs and outputs as host files, where the host has them (ToolInput.path, RunContext.outputDir:
  * the server's workers): an input's folder is mounted into the operation and read by GDAL from
  * the host's disk, outputs are written into a mounted output folder and handed back by path. So
- * GDAL's memory does not grow with the file. Without them, bytes are copied in and out as before.
+ * GDAL's memory does not grow with the file. In the browser's tool worker an input given as a
+ * File or Blob (ToolInput.blob) is mounted (WORKERFS) and read the same way; outputs there are
+ * written in memory. Without either, bytes are copied in and out as before.
  */
 import { mimeOf, type FormatId } from "@vektor/shared/formats";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
@@ -14,19 +16,26 @@ function splitPath(path: string): [dir: string, base: string] {
   return [path.slice(0, at) || "/", path.slice(at + 1)];
 }
 
-/** Stages `input` at `staged` (relative): a link to the mounted host file, else its bytes written. */
-export function stageInput(op: Operation, input: ToolInput, staged: string): string {
-  if (!input.path) return op.write(staged, input.bytes);
+/** Where the whole of `input` is in the engine's file system when it is mounted (a host file or a Blob), else null. */
+function mountedInput(op: Operation, input: ToolInput): string | null {
+  if (input.blob) return op.mountBlob(input.blob, splitPath(input.name)[1] || "input");
+  if (!input.path) return null;
   const [dir, base] = splitPath(input.path);
-  return op.link(staged, `${op.mountHost(dir)}/${base}`);
+  return `${op.mountHost(dir)}/${base}`;
+}
+
+/** Stages `input` at `staged` (relative): a link to the mounted host file or Blob, else its bytes written. */
+export function stageInput(op: Operation, input: ToolInput, staged: string): string {
+  const mounted = mountedInput(op, input);
+  return mounted ? op.link(staged, mounted) : op.write(staged, input.bytes);
 }
 
 /** The whole input as bytes, for the readers that need it in memory (ZIP archives, TIFF checks). */
 export function wholeInput(op: Operation, input: ToolInput): ToolInput {
-  if (!input.path) return input;
-  const [dir, base] = splitPath(input.path);
-  const { path: _path, size: _size, ...rest } = input;
-  return { ...rest, bytes: op.read(`${op.mountHost(dir)}/${base}`) };
+  const mounted = mountedInput(op, input);
+  if (!mounted) return input;
+  const { path: _path, blob: _blob, size: _size, ...rest } = input;
+  return { ...rest, bytes: op.read(mounted) };
 }
 
 /** The operation's output folder: the host's `outputDir` mounted, else one in the engine's memory. */

@@ -48,8 +48,9 @@ export async function executeEntry(entry: ToolEntry, inputs: ToolInput[], params
   }
 
   const running = (async () => {
+    const given = await Promise.all(inputs.map((input) => readBlobUnlessMounted(input, manifest.io.blobInputs === true)));
     const { run } = await entry.load();
-    return run(inputs, checked.params, { signal, onProgress, ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}) });
+    return run(given, checked.params, { signal, onProgress, ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}) });
   })();
   let outputs: ToolOutput[];
   try {
@@ -82,6 +83,21 @@ export function apartFromInputs(outputs: ToolOutput[], inputs: ToolInput[], slug
     taken.add(name.toLowerCase());
     return { ...o, name };
   });
+}
+
+/**
+ * Whether this host can mount a Blob into an engine's file system: Emscripten's WORKERFS reads a
+ * Blob with FileReaderSync, which only a Web Worker has (not a page, not Bun or Node).
+ */
+export function canMountBlobs(): boolean {
+  return typeof (globalThis as { FileReaderSync?: unknown }).FileReaderSync === "function";
+}
+
+/** An input given as a Blob, as its tool reads it: mounted by an io.blobInputs tool where it can be, else read whole into bytes. */
+async function readBlobUnlessMounted(input: ToolInput, mountsBlobs: boolean): Promise<ToolInput> {
+  if (!input.blob || (mountsBlobs && canMountBlobs())) return input;
+  const { blob, size: _size, ...rest } = input;
+  return { ...rest, bytes: new Uint8Array(await blob.arrayBuffer()) };
 }
 
 function cancelled(): ToolError {

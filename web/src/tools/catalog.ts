@@ -22,6 +22,8 @@ export interface ToolInfo {
   timeoutMs?: number;
   /** The tool's own input limit (its manifest's maxInputBytes), which this device's run holds to. */
   maxInputBytes?: number;
+  /** Its engine's measured memory per input byte (manifest `limits.memoryPerInputByte`): what this device checks a file against its memory with (memory.ts). */
+  memoryPerInputByte?: number;
   /** The largest input the server takes for it (GET /api/tools/lookup: within TOOL_MAX_INPUT_MB). */
   serverMaxBytes?: number;
   onDevice: boolean;
@@ -41,6 +43,7 @@ function fromManifest(m: ToolManifest): ToolInfo {
     params: m.params as unknown as JsonSchema,
     timeoutMs: m.limits?.timeoutMs,
     maxInputBytes: m.limits?.maxInputBytes,
+    memoryPerInputByte: m.limits?.memoryPerInputByte,
     onDevice: true,
     onServer: false,
   };
@@ -48,7 +51,7 @@ function fromManifest(m: ToolManifest): ToolInfo {
 
 function fromDetail(d: ToolDetail): ToolInfo {
   const { accepts, produces, minInputs, maxInputs } = d.io;
-  return { slug: d.slug, family: d.family, title: d.title, description: d.description, accepts, produces, minInputs, maxInputs, params: d.params as JsonSchema, serverMaxBytes: d.maxInputBytes, onDevice: false, onServer: true };
+  return { slug: d.slug, family: d.family, title: d.title, description: d.description, accepts, produces, minInputs, maxInputs, params: d.params as JsonSchema, serverMaxBytes: d.maxInputBytes, memoryPerInputByte: d.memoryPerInputByte, onDevice: false, onServer: true };
 }
 
 export function mergeTools(device: ToolManifest[] | undefined, server: ToolDetail[] | undefined): ToolInfo[] {

@@ -29,6 +29,18 @@ async function afterCall<T>(call: Promise<T>): Promise<T> {
   }
 }
 
+/** How much of a file's start goes with it as bytes: enough to tell its format (the server's job files give as much). */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * A picked file as a tool input: the File itself (ToolInput.blob), its size and its first bytes,
+ * not a copy of it in this page's memory. The worker mounts it for a tool that streams (the GIS
+ * tools read it piece by piece through WORKERFS) and reads it whole there for any other.
+ */
+export async function blobInput(name: string, blob: Blob): Promise<ToolInput> {
+  return { name, mime: blob.type || undefined, bytes: new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer()), blob, size: blob.size };
+}
+
 /** Runs `slug` in the worker (see ToolBridge.run). */
 export function runOnDevice(slug: string, inputs: ToolInput[], params: unknown, options: RunOptions): Promise<ToolOutput[]> {
   return afterCall(bridge.run(slug, inputs, params, options));

@@ -13,5 +13,8 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["pdf"], minInputs: 2, maxInputs: 100, hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000 },
+  // Memory per input byte, in the browser (bytes): the documents and the merged one are held in
+  // memory: the worker's peak grew 7.5x the inputs' growth merging two 4 MB, then two 16 MB PDFs of
+  // scanned pages (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 7.5 },
 } satisfies ToolManifest;

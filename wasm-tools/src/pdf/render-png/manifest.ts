@@ -21,5 +21,8 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["png"], hostFiles: true },
   params,
   deterministic: true,
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 300_000 },
+  // Memory per input byte, in the browser (bytes): mupdf holds the document; the pages' PNGs are
+  // kept until returned: the worker's peak grew 3.8x the input's growth at 72 dpi on 4 and 16 MB
+  // PDFs of scanned pages (more at a higher dpi) (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 3.8 },
 } satisfies ToolManifest;

@@ -25,5 +25,5 @@ export const manifest = {
   deterministic: true,
   // mupdf holds the document and writes the new one in memory (the worker peaked 7.1x the input
   // rotating a 48 MB PDF of scanned pages: BENCH_TOOLS_BIG=1 npm run bench -- tools).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000 },
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000, memoryPerInputByte: 7.1 },
 } satisfies ToolManifest;

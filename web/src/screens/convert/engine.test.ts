@@ -2,13 +2,15 @@
 import { listManifests } from "@vektor/wasm-tools";
 import { describe, expect, test } from "vitest";
 import { mergeTools, type ToolInfo } from "../../tools/catalog";
+import { ENGINE_BYTES } from "../../tools/memory";
 import { autoEngine, deviceBlocked, deviceGaveUp, serverBlocked } from "./engine";
 
 const MB = 1024 * 1024;
+const GB = 1024 * MB;
 const [compress] = mergeTools(listManifests().filter((m) => m.slug === "pdf.compress"), undefined) as [ToolInfo];
 const both: ToolInfo = { ...compress, onServer: true };
 const serverOnly: ToolInfo = { ...compress, onDevice: false, onServer: true };
-const facts = { tool: both, sizes: [1 * MB, 2 * MB], browserMaxBytes: 50 * MB, deviceFailed: false };
+const facts = { tool: both, sizes: [1 * MB, 2 * MB], browserMaxBytes: 50 * MB, memoryBudget: 4 * GB, deviceFailed: false };
 
 describe("autoEngine", () => {
   test("this device when the tool runs here and every file is within the limit", () => {
@@ -25,6 +27,32 @@ describe("autoEngine", () => {
     const small = { ...both, maxInputBytes: 10 * MB };
     expect(autoEngine({ ...facts, tool: small, sizes: [10 * MB] }).engine).toBe("device");
     expect(autoEngine({ ...facts, tool: small, sizes: [10 * MB + 1] })).toEqual({ engine: "server", reason: "A file is over 10 MB, the most this device runs." });
+  });
+
+  test("the server when one run would need more memory than this device gives a tab, saying how much", () => {
+    // pdf.compress's measured figure, not a made-up one: the test follows its manifest.
+    const perByte = compress.memoryPerInputByte!;
+    expect(perByte).toBeGreaterThan(0);
+    const roomy = { ...facts, browserMaxBytes: 2 * GB };
+    const file = 300 * MB;
+    const need = ENGINE_BYTES.pdf! + file * perByte;
+    expect(autoEngine({ ...roomy, sizes: [file], memoryBudget: need }).engine).toBe("device");
+    const short = autoEngine({ ...roomy, sizes: [file], memoryBudget: need - 1 });
+    expect(short.engine).toBe("server");
+    expect(short.reason).toMatch(/^Compress PDF on this 300 MB file needs about \d(\.\d)? GB of memory, more than this device can give a tab \(about \d(\.\d)? GB\)\.$/);
+  });
+
+  test("a tool that takes several files runs once over all of them: their total counts", () => {
+    const [merge] = mergeTools(listManifests().filter((m) => m.slug === "pdf.merge"), undefined) as [ToolInfo];
+    const need = ENGINE_BYTES.pdf! + 200 * MB * merge.memoryPerInputByte!;
+    const choice = autoEngine({ ...facts, tool: merge, browserMaxBytes: 2 * GB, sizes: [100 * MB, 100 * MB], memoryBudget: need - 1 });
+    expect(choice).toEqual({ engine: "server", reason: expect.stringMatching(/^Merge PDFs on these 2 files \(200 MB\) needs about /) });
+    expect(autoEngine({ ...facts, tool: merge, browserMaxBytes: 2 * GB, sizes: [100 * MB, 100 * MB], memoryBudget: need }).engine).toBe("device");
+  });
+
+  test("a tool whose memory is not measured is held to the size limits only", () => {
+    const unmeasured = { ...both, memoryPerInputByte: undefined };
+    expect(autoEngine({ ...facts, tool: unmeasured, sizes: [50 * MB], memoryBudget: 1 }).engine).toBe("device");
   });
 
   test("the server when the tool runs there only, or when this device failed to run it", () => {

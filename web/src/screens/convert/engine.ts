@@ -1,12 +1,14 @@
 /**
- * Where a conversion runs. This device (the Web Worker) when the tool runs in the browser and
- * every file is within `processing.browser_max_mb` and the tool's own limit; the server when a
- * file is bigger, when the tool only runs there, when this device failed to run it, or when the
- * person picks it. The server needs a network, a signed-in account, `processing.cloud_enabled`
+ * Where a conversion runs. This device (the Web Worker) when the tool runs in the browser, every
+ * file is within `processing.browser_max_mb` and the tool's own limit, and the memory the tool
+ * needs for it (its measured memory per input byte, tools/memory.ts) fits what this device can
+ * give a tab; the server when a file is bigger or needs more, when the tool only runs there, when
+ * this device failed to run it, or when the person picks it. The server needs a network, a signed-in account, `processing.cloud_enabled`
  * and files within the tool's limit there; a file over both limits says why neither can run it.
  */
 import { formatSize } from "@vektor/shared/tools/limits";
 import type { ToolInfo } from "../../tools/catalog";
+import { memoryProblem } from "../../tools/memory";
 
 export type Engine = "device" | "server";
 
@@ -18,6 +20,8 @@ export interface EngineFacts {
   tool: ToolInfo | undefined;
   sizes: number[];
   browserMaxBytes: number;
+  /** The memory this device can give a tab (tools/memory.ts deviceMemoryBudget). */
+  memoryBudget: number;
   /** This device failed to run the tool (worker crashed or ran out of memory). */
   deviceFailed: boolean;
 }
@@ -35,13 +39,27 @@ export function deviceLimit(tool: ToolInfo, browserMaxBytes: number): number {
   return Math.min(tool.maxInputBytes ?? Infinity, browserMaxBytes);
 }
 
+/**
+ * Why one run of `tool` on these files needs more memory than `budget`, or null: a tool that takes
+ * several files runs once over all of them, one that takes one runs once per file.
+ */
+export function runMemoryProblem(tool: ToolInfo, sizes: readonly number[], budget: number): string | null {
+  if (tool.maxInputs > 1 && sizes.length > 1) {
+    const total = sizes.reduce((sum, n) => sum + n, 0);
+    return memoryProblem(tool, total, budget, `these ${sizes.length} files (${formatSize(total)})`);
+  }
+  return memoryProblem(tool, biggestOf(sizes), budget);
+}
+
 /** The engine chosen automatically. */
-export function autoEngine({ tool, sizes, browserMaxBytes, deviceFailed }: EngineFacts): Choice {
+export function autoEngine({ tool, sizes, browserMaxBytes, memoryBudget, deviceFailed }: EngineFacts): Choice {
   if (!tool) return { engine: "device", reason: "Your files stay on this device." };
   if (!tool.onDevice) return { engine: "server", reason: `${tool.title} runs on the server only.` };
   if (deviceFailed) return { engine: "server", reason: "This device could not run it; the server can." };
   const limit = deviceLimit(tool, browserMaxBytes);
   if (biggestOf(sizes) > limit) return { engine: "server", reason: `A file is over ${formatSize(limit)}, the most this device runs.` };
+  const memory = runMemoryProblem(tool, sizes, memoryBudget);
+  if (memory) return { engine: "server", reason: memory };
   return { engine: "device", reason: "Your files stay on this device." };
 }
 

@@ -7,7 +7,7 @@ import { ToolError } from "@vektor/shared/tools/manifest";
 import { client, downloadHref, errorMessage } from "../../api/client";
 import { readFile, storeFile } from "../../api/files";
 import type { ToolInfo } from "../../tools/catalog";
-import { runOnDevice } from "../../tools/device";
+import { blobInput, runOnDevice } from "../../tools/device";
 
 export interface Result {
   name: string;
@@ -42,7 +42,7 @@ export class RunFailed extends Error {
 }
 
 export async function runDevice({ tool, files, params, signal, onProgress }: RunInput): Promise<Result[]> {
-  const inputs = await Promise.all(files.map(async (f) => ({ name: f.name, mime: f.type || undefined, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  const inputs = await Promise.all(files.map((f) => blobInput(f.name, f)));
   try {
     const outputs = await runOnDevice(tool.slug, inputs, params, { signal, timeoutMs: tool.timeoutMs, onProgress });
     return outputs.map((o) => {

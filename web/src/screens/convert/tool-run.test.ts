@@ -10,7 +10,7 @@ import { deriveRun, initialToolRun, modeFor, toolRun, type RunFacts, type ToolRu
 
 const manifests = listManifests();
 const tools = mergeTools(manifests, manifests.map((m) => detailOf(m, 1024 * 1024 * 1024)));
-const facts: RunFacts = { tools, browserMaxBytes: 50 * 1024 * 1024, cloudEnabled: true, online: true, signedIn: true };
+const facts: RunFacts = { tools, browserMaxBytes: 50 * 1024 * 1024, memoryBudget: 4 * 1024 * 1024 * 1024, cloudEnabled: true, online: true, signedIn: true };
 const pdf = new File([(await makeTextPdf(2)) as Uint8Array<ArrayBuffer>], "report.pdf", { type: "application/pdf" });
 const result: Result = { name: "report.pdf", size: 10, mime: "application/pdf", href: "blob:x", local: true, read: async () => new Blob() };
 

@@ -170,6 +170,8 @@ function failure({ title, engine }: Running, { code, message, serverBlocked }: E
 export interface RunFacts {
   tools: ToolInfo[];
   browserMaxBytes: number;
+  /** The memory this device can give a tab (tools/memory.ts). */
+  memoryBudget: number;
   cloudEnabled: boolean;
   online: boolean;
   signedIn: boolean;
@@ -209,7 +211,7 @@ export function deriveRun(state: ToolRunState, facts: RunFacts): RunPlan {
   const tool = choices.find((t) => t.slug === state.slug) ?? choices[0];
   const mode = (tool && modeFor(tool, count)) || "all";
   const sizes = state.files.map((f) => f.size);
-  const auto = autoEngine({ tool, sizes, browserMaxBytes: facts.browserMaxBytes, deviceFailed: state.deviceFailed });
+  const auto = autoEngine({ tool, sizes, browserMaxBytes: facts.browserMaxBytes, memoryBudget: facts.memoryBudget, deviceFailed: state.deviceFailed });
   const blocked = { device: deviceBlocked(tool, sizes), server: serverBlocked({ online: facts.online, signedIn: facts.signedIn, cloudEnabled: facts.cloudEnabled, tool, sizes }) };
   const engine = state.running?.engine ?? state.picked ?? auto.engine;
   const problem = tool && mode === "all" ? countProblem(tool, count) : null;

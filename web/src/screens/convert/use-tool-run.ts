@@ -10,6 +10,7 @@ import { useAccount } from "../../api/session";
 import { useOnline } from "../../app/online";
 import { readParams } from "../../components/params-form";
 import { clearEngineDownloads } from "../../tools/engine-downloads";
+import { deviceMemoryBudget } from "../../tools/memory";
 import { useKeepFamily } from "../../tools/offline";
 import { useCatalog } from "../../tools/use-catalog";
 import { RunFailed, runDevice, runServer, type Result } from "./runs";
@@ -32,7 +33,7 @@ export function useToolRun(): ToolRun {
   const online = useOnline();
   const keepFamily = useKeepFamily();
   const [state, dispatch] = useReducer(toolRun, undefined, initialToolRun);
-  const plan = deriveRun(state, { tools: catalog.tools, browserMaxBytes: config.browserMaxBytes, cloudEnabled: config.cloudEnabled, online, signedIn });
+  const plan = deriveRun(state, { tools: catalog.tools, browserMaxBytes: config.browserMaxBytes, memoryBudget: deviceMemoryBudget(), cloudEnabled: config.cloudEnabled, online, signedIn });
 
   useEffect(() => {
     if (catalog.settled) dispatch({ type: "catalog-settled", count: catalog.tools.length });

@@ -1,10 +1,24 @@
+import { listManifests } from "@vektor/wasm-tools";
 import { describe, expect, it } from "vitest";
+import { ENGINE_BYTES } from "../../tools/memory";
 import { autoRunEngine, choiceNodes, deviceBlocked, nodeBlocker, pickReason, type ChoiceNode, type RunChoiceFacts } from "./choice";
 
 const node = (type: string, params: Record<string, unknown> = {}): ChoiceNode => ({ id: type, type, params, title: type });
 const onDevice = (slug: string) => (slug === "cad.convert" ? false : true);
 const MB = 1024 * 1024;
-const facts = (nodes: ChoiceNode[], more: Partial<RunChoiceFacts> = {}): RunChoiceFacts => ({ nodes, toolOnDevice: onDevice, sizes: [], browserMaxBytes: 512 * MB, workerError: null, ...more });
+const GB = 1024 * MB;
+/** The registry's manifests as RunDialog reads them: each tool's title, family and measured memory per input byte. */
+const memory = new Map(listManifests().map((m) => [m.slug, { title: m.title, family: m.family, memoryPerInputByte: m.limits?.memoryPerInputByte }]));
+const facts = (nodes: ChoiceNode[], more: Partial<RunChoiceFacts> = {}): RunChoiceFacts => ({
+  nodes,
+  toolOnDevice: onDevice,
+  sizes: [],
+  browserMaxBytes: 512 * MB,
+  memoryBudget: 4 * GB,
+  toolMemory: (slug) => memory.get(slug),
+  workerError: null,
+  ...more,
+});
 
 describe("which steps run in the browser", () => {
   it("the kinds the runner has, and tools the worker offers", () => {
@@ -35,6 +49,18 @@ describe("the engine chosen, always with its reason", () => {
     expect(autoRunEngine(facts([node("source.upload")], { sizes: [1, 512 * MB + 1] })).reason).toBe("Runs on the server: A file is over 512 MB, the most this device runs (processing.browser_max_mb).");
     expect(autoRunEngine(facts([node("source.upload")], { workerError: "WebAssembly is off" })).reason).toBe("Runs on the server: The tool worker cannot load in this browser (WebAssembly is off).");
     expect(deviceBlocked(facts([node("source.upload")]))).toBeNull();
+  });
+
+  it("the server when a step's tool would need more memory for the biggest file than this device gives a tab; picking the device stays allowed", () => {
+    const rotate = memory.get("pdf.rotate")!;
+    const need = ENGINE_BYTES.pdf! + 300 * MB * rotate.memoryPerInputByte!;
+    const nodes = [node("source.upload"), node("op.pdf.rotate")];
+    expect(autoRunEngine(facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need })).engine).toBe("device");
+    const short = facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need - 1 });
+    expect(autoRunEngine(short).reason).toMatch(/^Runs on the server: Rotate PDF pages on this 300 MB file needs about [\d.]+ GB of memory, more than this device can give a tab \(about [\d.]+ GB\)\.$/);
+    expect(deviceBlocked(short)).toBeNull();
+    // Tools not known yet (the worker still starting) are not checked.
+    expect(autoRunEngine({ ...short, toolMemory: () => undefined }).engine).toBe("device");
   });
 
   it("the person's pick is said as the reason", () => {

@@ -3,11 +3,14 @@
  * the server, chosen automatically and always with the reason. The server is chosen when a
  * step cannot run in a browser (an approval that times out, a trigger other than manual, files
  * stored on the server, a tool that runs on the server only, a kind the browser does not know),
- * when a file is bigger than `processing.browser_max_mb`, when the tool worker cannot load, or
- * when the person picks it.
+ * when a file is bigger than `processing.browser_max_mb`, when a step's tool would need more
+ * memory for the biggest file than this device can give a tab (its measured memory per input
+ * byte, tools/memory.ts: that only steers the automatic choice), when the tool worker cannot
+ * load, or when the person picks it.
  */
 import type { Graph } from "@vektor/shared/schemas/workflow";
 import { SOURCE_TYPE } from "@vektor/shared/workflows/kinds";
+import { memoryProblem, type MemoryFacts } from "../../tools/memory";
 
 export type RunEngine = "device" | "server";
 
@@ -44,6 +47,10 @@ export interface RunChoiceFacts {
   /** Sizes of the files picked for this device. */
   sizes: readonly number[];
   browserMaxBytes: number;
+  /** The memory this device can give a tab (tools/memory.ts deviceMemoryBudget). */
+  memoryBudget: number;
+  /** A tool's memory facts from the device's manifests (undefined while unknown: not checked). */
+  toolMemory: (slug: string) => MemoryFacts | undefined;
   /** Why the tool worker cannot load here, or null when it can (or is still starting). */
   workerError: string | null;
 }
@@ -66,9 +73,24 @@ export function deviceBlocked(facts: RunChoiceFacts): string | null {
   return null;
 }
 
+/**
+ * Why a step's tool would need more memory than this device can give a tab, or null. Each step is
+ * checked against the biggest picked file: what the first steps take, and a fair guess for later
+ * ones, whose inputs are earlier steps' outputs.
+ */
+export function memoryShort(facts: RunChoiceFacts): string | null {
+  const biggest = Math.max(0, ...facts.sizes);
+  for (const node of facts.nodes) {
+    const tool = node.type.startsWith("op.") ? facts.toolMemory(node.type.slice(3)) : undefined;
+    const problem = tool && memoryProblem(tool, biggest, facts.memoryBudget);
+    if (problem) return problem;
+  }
+  return null;
+}
+
 /** The engine chosen automatically, with its reason. */
 export function autoRunEngine(facts: RunChoiceFacts): RunChoice {
-  const blocked = deviceBlocked(facts);
+  const blocked = deviceBlocked(facts) ?? memoryShort(facts);
   if (blocked) return { engine: "server", reason: `Runs on the server: ${blocked}` };
   return { engine: "device", reason: "Runs on this device: your files are not uploaded and the run costs no credits." };
 }

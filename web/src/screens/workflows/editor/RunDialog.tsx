@@ -19,6 +19,7 @@ import { Dialog } from "../../../components/Dialog";
 import { formatBytes, plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
 import { useDeviceTools } from "../../../tools/device";
+import { deviceMemoryBudget } from "../../../tools/memory";
 import { autoRunEngine, choiceNodes, deviceBlocked, pickReason, type RunEngine, type RunChoiceFacts } from "../../../workflows/runner/choice";
 import type { AskApproval, LocalFile } from "../../../workflows/runner/core";
 import { runWorkflowOnDevice, workerTool } from "../../../workflows/runner/device";
@@ -70,11 +71,14 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   const facts = useMemo((): RunChoiceFacts => {
     const titles = new Map(catalog.map((e) => [e.type, e.title]));
     const slugs = deviceTools.data ? new Set(deviceTools.data.map((m) => m.slug)) : null;
+    const memory = new Map((deviceTools.data ?? []).map((m) => [m.slug, { title: m.title, family: m.family, memoryPerInputByte: m.limits?.memoryPerInputByte }]));
     return {
       nodes: choiceNodes(graph, (type) => titles.get(type) ?? type),
       toolOnDevice: (slug) => (slugs ? slugs.has(slug) : undefined),
       sizes: localFiles.map((f) => f.size),
       browserMaxBytes: config.browserMaxBytes,
+      memoryBudget: deviceMemoryBudget(),
+      toolMemory: (slug) => memory.get(slug),
       workerError: deviceTools.error ? errorMessage(deviceTools.error) : deviceFailed ? "it stopped during the last run" : null,
     };
   }, [catalog, graph, deviceTools.data, deviceTools.error, deviceFailed, localFiles, config.browserMaxBytes]);
