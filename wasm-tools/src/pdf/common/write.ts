@@ -41,12 +41,20 @@ export async function emitOutput(ctx: Pick<RunContext, "outputDir">, name: strin
   return { name, bytes: new Uint8Array(0), mime: mimeOf(format), path };
 }
 
-/** `doc` saved with mupdf save `options` into a buffer in mupdf's heap (destroy it when done). */
+/**
+ * `doc` saved with mupdf save `options` into a buffer in mupdf's heap (destroy it when done). The
+ * heap ends at 2 GiB: an output that cannot grow there is the file's size, not a fault in it
+ * (rotating a 560 MB PDF of scanned pages failed growing the buffer to 827 MB; 504 MB passed).
+ */
 export function saveBuffer(doc: PdfDocument, name: string, options = ""): InstanceType<Mupdf["Buffer"]> {
   try {
     return doc.saveToBuffer(options);
   } catch (err) {
-    throw new ToolError("INPUT_INVALID", `"${name}" could not be rewritten: ${errorMessage(err)}`);
+    const message = errorMessage(err);
+    if (/\b(realloc|malloc|calloc)\b.*failed|out of memory/i.test(message)) {
+      throw new ToolError("INPUT_TOO_LARGE", `"${name}" is too large to rewrite: the PDF engine builds the new file in its memory, which ran out (${message})`);
+    }
+    throw new ToolError("INPUT_INVALID", `"${name}" could not be rewritten: ${message}`);
   }
 }
 
