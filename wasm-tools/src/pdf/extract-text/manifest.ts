@@ -23,7 +23,9 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["txt", "json"], hostFiles: true },
   params,
   deterministic: true,
-  // Memory per input byte, in the browser (bytes): mupdf holds the document: the worker's peak grew
-  // 4.1x the input's growth on 4 and 16 MB PDFs of scanned pages (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 4.1 },
+  // mupdf reads the input through a stream, a page at a time: from its host file on the server, a
+  // 1 GB PDF of scanned pages added 122 MB to the worker. Memory per input byte, in the browser
+  // (bytes, held by the caller): the worker's peak grew 1.9x the input's growth on 16 and 64 MB
+  // PDFs of scanned pages (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 120_000, memoryPerInputByte: 1.9 },
 } satisfies ToolManifest;

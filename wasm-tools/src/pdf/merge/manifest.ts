@@ -13,8 +13,8 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["pdf"], minInputs: 2, maxInputs: 100, hostFiles: true },
   params,
   deterministic: true,
-  // Memory per input byte, in the browser (bytes): the documents and the merged one are held in
-  // memory: the worker's peak grew 7.5x the inputs' growth merging two 4 MB, then two 16 MB PDFs of
-  // scanned pages (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 7.5 },
+  // mupdf copies every page grafted into the merged document and builds the new file in its heap
+  // (2 GiB at most). Memory per input byte, in the browser (bytes): the worker's peak grew 4.7x the
+  // inputs' growth merging two 16 MB, then two 64 MB PDFs of scanned pages (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 4.7 },
 } satisfies ToolManifest;

@@ -21,8 +21,10 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["png"], hostFiles: true },
   params,
   deterministic: true,
-  // Memory per input byte, in the browser (bytes): mupdf holds the document; the pages' PNGs are
-  // kept until returned: the worker's peak grew 3.8x the input's growth at 72 dpi on 4 and 16 MB
-  // PDFs of scanned pages (more at a higher dpi) (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 3.8 },
+  // mupdf reads the input through a stream, a page at a time, and on the server each PNG goes to the
+  // output folder as it is made: rendering a 1 GB PDF of scanned pages at 36 dpi added 122 MB to the
+  // worker. Memory per input byte, in the browser (bytes; the PNGs are kept until returned): the
+  // worker's peak grew 3.5x the input's growth at 72 dpi on 16 and 64 MB PDFs of scanned pages
+  // (more at a higher dpi) (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 300_000, memoryPerInputByte: 3.5 },
 } satisfies ToolManifest;

@@ -23,7 +23,10 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
   params,
   deterministic: true,
-  // mupdf holds the document and writes the new one in memory (the worker peaked 7.1x the input
-  // rotating a 48 MB PDF of scanned pages: BENCH_TOOLS_BIG=1 npm run bench -- tools).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000, memoryPerInputByte: 7.1 },
+  // mupdf reads the input through a stream but builds the new file in a buffer in its heap, which
+  // ends at 2 GiB: a 560 MB PDF of scanned pages could not be rotated, 504 MB could (from host files,
+  // the worker peaked 2.5x the input; 7.1x before the stream, 48 MB). Memory per input byte, in the
+  // browser (bytes): the worker's peak grew 4.1x the input's growth on 16 and 64 MB PDFs of scanned
+  // pages (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000, memoryPerInputByte: 4.1 },
 } satisfies ToolManifest;

@@ -17,8 +17,8 @@ export const manifest = {
   io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
   params,
   deterministic: true,
-  // Memory per input byte, in the browser (bytes): mupdf holds the document and writes the parts in
-  // memory: the worker's peak grew 4.5x the input's growth on 4 and 16 MB PDFs of scanned pages (bun
-  // bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 4.5 },
+  // mupdf reads the input through a stream and builds each part in its heap (2 GiB at most), written
+  // out before the next. Memory per input byte, in the browser (bytes): the worker's peak grew 2.2x
+  // the input's growth on 16 and 64 MB PDFs of scanned pages (one part a page) (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 2.2 },
 } satisfies ToolManifest;
