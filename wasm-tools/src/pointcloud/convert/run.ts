@@ -1,12 +1,16 @@
 /** pointcloud.convert: writers for PLY, XYZ and CSV, fed a block of decoded records at a time. */
 import type { RunContext, ToolRun } from "@vektor/shared/tools/manifest";
 import { stem } from "../../runtime/context";
-import { pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
+import { BLOCK_POINTS, pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
 import { writeOutput } from "../las/output";
 import { decimalsFor, pointReader, type PointReader } from "../las/points";
 import type { Params } from "./manifest";
 
-/** How one output format turns blocks of records into bytes. */
+/**
+ * How one output format turns blocks of records into bytes. A block's bytes are valid until the
+ * next block: the buffer is reused (big buffers dropped after each block pile up outside the
+ * collector's sight, and the worker's memory with them).
+ */
 interface FormatWriter {
   head: Uint8Array;
   block(records: Uint8Array): Uint8Array;
@@ -56,6 +60,7 @@ function textWriter(cloud: PointCloud, format: "xyz" | "csv", rgb: boolean, to8:
       return line;
     };
   };
+  let buffer = new Uint8Array(0);
   return {
     head: encoder.encode(format === "csv" ? `${columns.join(",")}\n` : ""),
     block(records) {
@@ -63,7 +68,10 @@ function textWriter(cloud: PointCloud, format: "xyz" | "csv", rgb: boolean, to8:
       const row = rowOf(points);
       const lines = new Array<string>(points.count);
       for (let i = 0; i < points.count; i++) lines[i] = row(i);
-      return encoder.encode(`${lines.join("\n")}\n`);
+      const text = `${lines.join("\n")}\n`;
+      // ASCII only (digits, signs, separators): one byte a character.
+      if (buffer.length < text.length) buffer = new Uint8Array(Math.ceil(text.length * 1.25));
+      return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
     },
   };
 }
@@ -74,13 +82,13 @@ function plyWriter(cloud: PointCloud, name: string, to8: Rgb | undefined): Forma
   lines.push("end_header", "");
   const head = new TextEncoder().encode(lines.join("\n"));
   const stride = to8 ? 27 : 24;
+  const out = new Uint8Array(stride * BLOCK_POINTS);
+  const v = new DataView(out.buffer);
   return {
     head,
     size: head.length + stride * cloud.count,
     block(records) {
       const points = pointReader(cloud, records);
-      const out = new Uint8Array(stride * points.count);
-      const v = new DataView(out.buffer);
       for (let i = 0; i < points.count; i++) {
         const at = i * stride;
         v.setFloat64(at, points.x(i), true);
@@ -93,7 +101,7 @@ function plyWriter(cloud: PointCloud, name: string, to8: Rgb | undefined): Forma
           v.setUint8(at + 26, to8(b));
         }
       }
-      return out;
+      return out.subarray(0, stride * points.count);
     },
   };
 }

@@ -1,7 +1,7 @@
 /** pointcloud.decimate over raw records, a block at a time; the header is rewritten from the kept points. */
 import type { RunContext, ToolRun } from "@vektor/shared/tools/manifest";
 import { stem } from "../../runtime/context";
-import { pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
+import { BLOCK_POINTS, pointBlocks, withPointCloud, type PointCloud } from "../las/cloud";
 import { writeOutput } from "../las/output";
 import { StatsGatherer } from "../las/points";
 import { lasLayout, writeLas } from "../las/write-las";
@@ -29,14 +29,17 @@ export function keptIndexes(count: number, every: number, fraction?: number): nu
 /** The kept records of each block, gathered into the stats as they pass. */
 async function* keptBlocks(cloud: PointCloud, chosen: Selection, stats: StatsGatherer, ctx: RunContext): AsyncGenerator<Uint8Array> {
   const len = cloud.header.recordLength;
+  const buffer = new Uint8Array(BLOCK_POINTS * len); // reused: a block's kept records are written before the next
   let start = 0;
   let k = 0;
   for await (const block of pointBlocks(cloud, ctx, "thinning")) {
     const end = start + block.length / len;
-    const picked: number[] = [];
-    for (; k < chosen.keep && chosen.at(k) < end; k++) picked.push(chosen.at(k) - start);
-    const out = new Uint8Array(picked.length * len);
-    picked.forEach((i, n) => out.set(block.subarray(i * len, (i + 1) * len), n * len));
+    let n = 0;
+    for (; k < chosen.keep && chosen.at(k) < end; k++, n++) {
+      const i = chosen.at(k) - start;
+      buffer.set(block.subarray(i * len, (i + 1) * len), n * len);
+    }
+    const out = buffer.subarray(0, n * len);
     stats.add(out);
     yield out;
     start = end;

@@ -82,7 +82,8 @@ export function payloadOf(file: LasFile, record: VariableRecord): Uint8Array {
 }
 
 /**
- * The cloud's point records in blocks of at most BLOCK_POINTS, uncompressed, in file order;
+ * The cloud's point records in blocks of at most BLOCK_POINTS, uncompressed, in file order (a
+ * block is valid until the next is asked for: its buffer is reused);
  * progress is reported as `message` (within `span` of the run, for a tool that reads twice) and
  * cancellation checked between blocks.
  */
@@ -100,8 +101,9 @@ export async function* pointBlocks(cloud: PointCloud, ctx: RunContext, message: 
 
 async function* lasBlocks(cloud: PointCloud): AsyncGenerator<Uint8Array> {
   const length = cloud.header.recordLength;
+  const buffer = new Uint8Array(BLOCK_POINTS * length);
   for (let done = 0; done < cloud.count; done += BLOCK_POINTS) {
     const count = Math.min(BLOCK_POINTS, cloud.count - done);
-    yield await cloud.source.read(cloud.header.pointDataOffset + done * length, count * length);
+    yield await cloud.source.read(cloud.header.pointDataOffset + done * length, count * length, buffer);
   }
 }

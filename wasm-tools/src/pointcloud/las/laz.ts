@@ -56,6 +56,7 @@ export async function* decodeLaz(file: LazFile, plan: LazPlan, blockPoints: numb
     }
   };
   const points = lib._malloc(blockPoints * length);
+  const buffer = new Uint8Array(blockPoints * length);
   try {
     if (!points) throw new ToolError("TOOL_FAILED", "The LAZ decoder is out of memory");
     for (const chunk of plan.chunks) {
@@ -65,7 +66,7 @@ export async function* decodeLaz(file: LazFile, plan: LazPlan, blockPoints: numb
       try {
         for (let left = chunk.points; left > 0; left -= blockPoints) {
           const count = Math.min(left, blockPoints);
-          yield guard(() => decodeBlock(lib, decoder, points, count, length));
+          yield guard(() => decodeBlock(lib, decoder, points, buffer.subarray(0, count * length), length));
           done += count;
         }
       } finally {
@@ -126,8 +127,9 @@ function oneChunkHeader(head: Uint8Array, header: LasHeader, points: number): Ui
   return copy;
 }
 
-/** `count` points decoded into the heap at `points`, copied out as one block. */
-function decodeBlock(lib: LazPerf, decoder: OpenChunk, points: number, count: number, length: number): Uint8Array {
-  for (let i = 0; i < count; i++) decoder.getPoint(points + i * length);
-  return lib.HEAPU8.slice(points, points + count * length);
+/** Points decoded into the heap at `points`, copied out into `into` (whose size says how many). */
+function decodeBlock(lib: LazPerf, decoder: OpenChunk, points: number, into: Uint8Array, length: number): Uint8Array {
+  for (let at = 0; at < into.length; at += length) decoder.getPoint(points + at);
+  into.set(lib.HEAPU8.subarray(points, points + into.length));
+  return into;
 }

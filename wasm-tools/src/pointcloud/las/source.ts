@@ -9,8 +9,12 @@ import { hostFileAccess, type HostReadFile } from "../../runtime/host-files";
 export interface ByteSource {
   /** The whole input's size. */
   size: number;
-  /** Bytes `offset` to `offset + length`, fewer where the input ends first. */
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Bytes `offset` to `offset + length`, fewer where the input ends first: a view of the bytes in
+   * hand, else read into `into` when it is large enough (a reader's reused buffer: big buffers
+   * dropped after each read pile up outside the collector's sight), else into a new buffer.
+   */
+  read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -26,8 +30,9 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
 function fileSource(file: HostReadFile, size: number): ByteSource {
   return {
     size,
-    async read(offset, length) {
-      const into = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
+    async read(offset, length, reuse) {
+      const wanted = Math.max(0, Math.min(length, size - offset));
+      const into = reuse && reuse.length >= wanted ? reuse.subarray(0, wanted) : new Uint8Array(wanted);
       let done = 0;
       while (done < into.length) {
         const n = await file.read(into.subarray(done), offset + done);
