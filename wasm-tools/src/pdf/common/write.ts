@@ -46,7 +46,7 @@ export async function emitOutput(ctx: Pick<RunContext, "outputDir">, name: strin
  * heap ends at 2 GiB: an output that cannot grow there is the file's size, not a fault in it
  * (rotating a 560 MB PDF of scanned pages failed growing the buffer to 827 MB; 504 MB passed).
  */
-export function saveBuffer(doc: PdfDocument, name: string, options = ""): InstanceType<Mupdf["Buffer"]> {
+export function saveBuffer(doc: PdfDocument, name: string, options = ""): ReturnType<PdfDocument["saveToBuffer"]> {
   try {
     return doc.saveToBuffer(options);
   } catch (err) {
