@@ -9,9 +9,10 @@
  * bench/tools.ts dispatches here.
  *
  *   inputs    GeoJSON points of BIG_MB, the GeoPackage ogr2ogr makes of it, a LAS (point format 1)
- *             of BIG_MB, a PDF of BIG_MB/2 of scanned (random-pixel) pages, an MPEG-4 video of
- *             about BIG_MB (ffmpeg testsrc2 with noise, so it is 40 Mbit/s), an IFC4 model of
- *             about 0.3 x BIG_MB of walls (300 MB at 1024; Debian has no native IFC program)
+ *             of BIG_MB, a LAZ of BIG_MB (a real LAZ's chunks repeated), a PDF of BIG_MB/2 of
+ *             scanned (random-pixel) pages, an MPEG-4 video of about BIG_MB (ffmpeg testsrc2 with
+ *             noise, so it is 40 Mbit/s), an IFC4 model of about 0.3 x BIG_MB of walls (300 MB
+ *             at 1024; Debian has no native IFC program)
  *   targets   run time <= 1.5x native (media <= 4x); the worker's added peak <= 3x the input + 200 MB
  *   env       BIG_MB (default 1024; e.g. 64 on a small or busy machine), BENCH_ONLY (substring of
  *             a case's label)
@@ -20,10 +21,11 @@
  */
 import { VektorClient } from "@vektor/shared/client";
 import type { Job } from "@vektor/shared/schemas/job";
-import { closeSync, openSync, statSync, writeSync } from "node:fs";
+import { statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writePointsGeojson } from "../../wasm-tools/src/gis/testing/big-geojson";
+import { writeBigLas, writeBigLaz } from "../../wasm-tools/src/pointcloud/testing/big-clouds";
 import { writeWallsIfc } from "../lib/big-ifc";
 import { writeImagePdf } from "../lib/inputs";
 import { ensureCommands, have } from "../lib/native";
@@ -49,53 +51,6 @@ interface Case {
   /** Why there is no native command, for the row (default: not installed here). */
   noNative?: string;
   timeTarget: number;
-}
-
-/** A LAS 1.2 file of point format 1 (28 bytes a point), about `mb` MB, written in chunks. */
-function lasPoints(path: string, mb: number): string {
-  const HEADER = 227;
-  const RECORD = 28;
-  const count = Math.floor((mb * MiB - HEADER) / RECORD);
-  const header = Buffer.alloc(HEADER);
-  header.write("LASF", 0, "latin1");
-  header.writeUInt8(1, 24); // version 1.2
-  header.writeUInt8(2, 25);
-  header.write("vektor bench", 42, "latin1");
-  header.writeUInt16LE(HEADER, 94); // header size
-  header.writeUInt32LE(HEADER, 96); // offset to points
-  header.writeUInt32LE(0, 100); // no VLRs
-  header.writeUInt8(1, 104); // point format 1
-  header.writeUInt16LE(RECORD, 105);
-  header.writeUInt32LE(count, 107);
-  header.writeUInt32LE(count, 111); // all first returns
-  for (const [at, value] of [[131, 0.01], [139, 0.01], [147, 0.01], [155, 0], [163, 0], [171, 0]] as const) header.writeDoubleLE(value, at);
-  // max/min x, y, z: the points below span 0..1000 m in x and y, 0..100 m in z
-  for (const [at, value] of [[179, 1000], [187, 0], [195, 1000], [203, 0], [211, 100], [219, 0]] as const) header.writeDoubleLE(value, at);
-  const fd = openSync(path, "w");
-  try {
-    writeSync(fd, header);
-    const chunkPoints = 64 * 1024;
-    const chunk = Buffer.alloc(chunkPoints * RECORD);
-    for (let done = 0; done < count; ) {
-      const n = Math.min(chunkPoints, count - done);
-      for (let k = 0; k < n; k++) {
-        const i = done + k;
-        const at = k * RECORD;
-        chunk.writeInt32LE((i * 7919) % 100_000, at);
-        chunk.writeInt32LE((i * 104_729) % 100_000, at + 4);
-        chunk.writeInt32LE((i * 31) % 10_000, at + 8);
-        chunk.writeUInt16LE(i % 65_536, at + 12);
-        chunk.writeUInt8(0b00001001, at + 14); // return 1 of 1
-        chunk.writeUInt8(2, at + 15); // ground
-        chunk.writeDoubleLE(i * 0.001, at + 20);
-      }
-      writeSync(fd, chunk, 0, n * RECORD);
-      done += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
 }
 
 async function sh(argv: string[]): Promise<void> {
@@ -134,9 +89,20 @@ const CASES: Case[] = [
     label: "LAS -> XYZ text",
     slug: "pointcloud.convert",
     params: { format: "xyz" },
-    file: once("points.las", lasPoints),
+    file: once("points.las", writeBigLas),
     mime: "application/vnd.las",
     native: have("pdal") ? (i, o) => ["pdal", "translate", i, `${o}/out.txt`] : null,
+    timeTarget: 1.5,
+  },
+  {
+    // autzen_trim.laz's LASzip chunks repeated (the project writes no LAZ of its own; Debian
+    // packages neither pdal nor laszip/las2las, so there is no native program to compare).
+    label: "LAZ -> LAS",
+    slug: "pointcloud.laz-to-las",
+    params: {},
+    file: once("points.laz", writeBigLaz),
+    mime: "application/vnd.laszip",
+    native: have("pdal") ? (i, o) => ["pdal", "translate", i, `${o}/out.las`] : null,
     timeTarget: 1.5,
   },
   {

@@ -172,22 +172,33 @@ export class ArithmeticDecoder {
   }
 }
 
-/**
- * LASzip's IntegerCompressor, decompressing side, for 32-bit values (corrector range 2^32):
- * each value is coded as a corrector to a prediction, in one of `contexts` contexts.
- */
-export class IntegerDecompressor {
-  private static readonly BITS_HIGH = 8;
-  private readonly bitsModels: SymbolModel[];
-  private readonly correctors: (SymbolModel | undefined)[];
-  private readonly corrector0 = new BitModel();
+/** Corrector sizes up to 2^BITS_HIGH are coded whole; larger ones as high bits plus raw low bits. */
+const BITS_HIGH = 8;
 
+/**
+ * The models of LASZip's IntegerCompressor for 32-bit values (corrector range 2^32): each value
+ * is coded as a corrector to a prediction, in one of `contexts` contexts; per context a model of
+ * the corrector's bit count k, and per k a model of the corrector within its interval.
+ */
+class IntegerModels {
+  protected readonly bitsModels: SymbolModel[];
+  protected readonly correctors: SymbolModel[];
+  protected readonly corrector0 = new BitModel();
+
+  constructor(contexts: number) {
+    this.bitsModels = Array.from({ length: contexts }, () => new SymbolModel(33));
+    // index 0 unused: a zero-bit corrector is coded with corrector0
+    this.correctors = Array.from({ length: 33 }, (_, i) => new SymbolModel(1 << Math.max(1, Math.min(i, BITS_HIGH))));
+  }
+}
+
+/** LASZip's IntegerCompressor, decompressing side. */
+export class IntegerDecompressor extends IntegerModels {
   constructor(
     private readonly dec: ArithmeticDecoder,
     contexts: number,
   ) {
-    this.bitsModels = Array.from({ length: contexts }, () => new SymbolModel(33));
-    this.correctors = Array.from({ length: 33 }, (_, i) => (i === 0 ? undefined : new SymbolModel(1 << Math.min(i, IntegerDecompressor.BITS_HIGH))));
+    super(contexts);
   }
 
   /** The value predicted as `pred` in `context` (both 32-bit, wrapping as in C). */
@@ -199,9 +210,9 @@ export class IntegerDecompressor {
     const k = this.dec.decodeSymbol(bits);
     if (k === 0) return this.dec.decodeBit(this.corrector0);
     if (k >= 32) return -0x80000000;
-    let c = this.dec.decodeSymbol(this.correctors[k]!);
-    if (k > IntegerDecompressor.BITS_HIGH) {
-      const low = k - IntegerDecompressor.BITS_HIGH;
+    let c = this.dec.decodeSymbol(this.correctors[k]);
+    if (k > BITS_HIGH) {
+      const low = k - BITS_HIGH;
       c = ((c << low) | this.dec.readBits(low)) >>> 0;
     }
     // c lies in [0, 2^k); its upper half maps to [2^(k-1) + 1, 2^k], its lower half to [-(2^k - 1), -2^(k-1)]
@@ -288,19 +299,13 @@ export class ArithmeticEncoder {
   }
 }
 
-/** LASZip's IntegerCompressor, compressing side, for 32-bit values (see IntegerDecompressor). */
-export class IntegerCompressor {
-  private static readonly BITS_HIGH = 8;
-  private readonly bitsModels: SymbolModel[];
-  private readonly correctors: (SymbolModel | undefined)[];
-  private readonly corrector0 = new BitModel();
-
+/** LASZip's IntegerCompressor, compressing side. */
+export class IntegerCompressor extends IntegerModels {
   constructor(
     private readonly enc: ArithmeticEncoder,
     contexts: number,
   ) {
-    this.bitsModels = Array.from({ length: contexts }, () => new SymbolModel(33));
-    this.correctors = Array.from({ length: 33 }, (_, i) => (i === 0 ? undefined : new SymbolModel(1 << Math.min(i, IntegerCompressor.BITS_HIGH))));
+    super(contexts);
   }
 
   compress(pred: number, real: number, context: number): void {
@@ -312,9 +317,9 @@ export class IntegerCompressor {
     if (k === 0) return this.enc.encodeBit(this.corrector0, c);
     if (k >= 32) return;
     const shifted = c < 0 ? c + (2 ** k - 1) : c - 1;
-    if (k <= IntegerCompressor.BITS_HIGH) return this.enc.encodeSymbol(this.correctors[k]!, shifted);
-    const low = k - IntegerCompressor.BITS_HIGH;
-    this.enc.encodeSymbol(this.correctors[k]!, Math.floor(shifted / 2 ** low));
+    if (k <= BITS_HIGH) return this.enc.encodeSymbol(this.correctors[k], shifted);
+    const low = k - BITS_HIGH;
+    this.enc.encodeSymbol(this.correctors[k], Math.floor(shifted / 2 ** low));
     this.enc.writeBits(low, shifted % 2 ** low);
   }
 }
