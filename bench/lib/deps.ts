@@ -11,7 +11,7 @@ export { nodeModulesWasmLocator } from "../../wasm-tools/src/runtime/node-wasm";
 export { PDFDocument, StandardFonts, rgb, degrees, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } from "../../wasm-tools/node_modules/pdf-lib";
 export { default as postgres } from "../../server/node_modules/postgres";
 export { drizzle } from "../../server/node_modules/drizzle-orm/postgres-js";
-export { claimStatement, QUEUED } from "../../server/src/queue/runner";
+export { claimStatement, QUEUED } from "../../server/src/queue/claim";
 export { schema } from "../../server/src/db/schema";
 export type { Db } from "../../server/src/db/client";
 export { openDatabase } from "../../server/src/db/client";

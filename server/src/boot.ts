@@ -159,6 +159,8 @@ async function startWorker(s: Services) {
   // queued it has committed: a wake-up any earlier would claim nothing.
   const unlisten = await s.database.listen("vektor_jobs", (lane) => runner.poke(isLane(lane) ? lane : undefined));
   runner.start();
+  // A tool job created here while a lane is free starts in it at once.
+  s.jobs.runHere(runner);
   return {
     runner,
     /** Running jobs finish within `graceMs`, or are handed back to the queue; then the pool closes. */

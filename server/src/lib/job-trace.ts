@@ -55,8 +55,9 @@ export class JobTrace {
     for (const step of TRACE_STEPS) {
       const at = m[step];
       if (at === undefined) continue;
-      if (prev !== undefined) parts.push(`${step};dur=${(at - prev).toFixed(3)}`);
-      prev = at;
+      // A job started in a lane held at its insert marks its claim before the request marks the insert: zero, not negative.
+      if (prev !== undefined) parts.push(`${step};dur=${Math.max(0, at - prev).toFixed(3)}`);
+      prev = Math.max(prev ?? at, at);
     }
     return parts.join(", ");
   }

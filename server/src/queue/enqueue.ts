@@ -58,6 +58,48 @@ export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<Jo
     .returning();
 }
 
+/** The limits and lease a tool job is inserted claimed under (JobRunner.reserveToolLane gives them). */
+export interface ClaimAtInsert {
+  perUser: number;
+  global: number;
+  leaseMs: number;
+}
+
+/**
+ * A tool job inserted already claimed by this process, whose free lane is held for it
+ * (JobRunner.reserveToolLane), when the claim would take it next anyway: no due tool job waits
+ * (those came first), and its user and the whole server are under the running limits the claim
+ * applies (claim.ts). Otherwise it is inserted queued, as by enqueue. One statement either way:
+ * the row's status says which. Only a queued insert wakes the lanes (migration 0017).
+ */
+export async function enqueueClaimed(db: Db, e: EnqueueTool, at: ClaimAtInsert): Promise<JobRow> {
+  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${runsNow(e.userId, at)} as ok`);
+  const ok = sql`(select ok from ${go})`;
+  const [row] = await db
+    .with(go)
+    .insert(job)
+    .values({
+      ...rowOf(e),
+      status: sql`case when ${ok} then 'running' else 'queued' end`,
+      attempts: sql`case when ${ok} then 1 else 0 end`,
+      leaseUntil: sql`case when ${ok} then now() + make_interval(secs => ${at.leaseMs / 1000}) end`,
+      startedAt: sql`case when ${ok} then now() end`,
+    })
+    .returning();
+  return row;
+}
+
+/**
+ * Nothing claimable waits before a tool job of `userId`, and the claim's limits let it run: the
+ * claim skips users with `perUser` running jobs or more, so a user with none always may.
+ */
+function runsNow(userId: string, { perUser, global }: ClaimAtInsert) {
+  const running = sql`r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()`;
+  return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and c.status = 'queued' and c.run_after <= now())
+    and (select count(*) from ${job} r where ${running} and r.user_id = ${userId}) < greatest(${perUser}, 1)
+    and (${global} = 0 or (select count(*) from ${job} r where ${running}) < ${global}))`;
+}
+
 function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {
   const tool = e.kind === "tool.run" ? e : null;
   const control = e.kind === "tool.run" ? null : e;

@@ -9,7 +9,7 @@ import { newId } from "../lib/ids";
 import type { ControlHandler, ControlOutcome, Failure } from "./registry";
 import { enqueue } from "./enqueue";
 import { isLane } from "./kinds";
-import { claimStatement, QUEUED } from "./runner";
+import { claimStatement, QUEUED } from "./claim";
 import {
   capturedLog,
   clearQueue,

@@ -9,13 +9,14 @@
  * that still owns the job (settle.ts), in one transaction with its kind's completion hook: a job
  * succeeds at most once and what it causes is queued exactly once.
  */
-import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { file, job } from "../db/schema";
+import { job } from "../db/schema";
 import type { Logger } from "../log";
 import type { ControlJob, ControlOutcome, Failure, JobHandlers, KindExecutor, RetryRequest } from "./registry";
-import { backoffMs, LANE_KINDS, type ClaimedJob, type InputFile, type JobKind, type JobRow, type Lane, type RetryPolicy } from "./kinds";
-import { retryLater, settle } from "./settle";
+import { backoffMs, LANE_KINDS, type ClaimedJob, type JobKind, type JobRow, type Lane, type RetryPolicy } from "./kinds";
+import { claimJobs, EXPIRED, QUEUED, type Claim } from "./claim";
+import { retryLater, settle, waitOutOutage } from "./settle";
 import { HeldJobs } from "./held";
 
 export interface RunnerOptions {
@@ -33,9 +34,16 @@ export interface RunnerOptions {
 /** The limits the tool lane claims under (tools/admission.ts toolLaneLimits reads them from configuration). */
 export type LaneLimits = () => Promise<{ perUser: number; global: number }>;
 
-/** What a claim looks at: first jobs whose process died (lease ran out), then due queued ones. */
-const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
-export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
+/** A tool lane held for one job (JobRunner.reserveToolLane): `run` it there, or `release` the lane. */
+export interface LaneReservation {
+  /** The lease the job is inserted with. */
+  leaseMs: number;
+  /** The limits the job must be under to be inserted running. */
+  limits: LaneLimits;
+  run(row: ClaimedJob): void;
+  release(): void;
+}
+
 /** How often each kind of lane looks for jobs whose process died (a lease lasts far longer). */
 const EXPIRED_CHECK_MS = 1000;
 /** An idle kind of lane polls after pollMs, then twice as long after each poll that found nothing, up to this many pollMs. */
@@ -44,14 +52,16 @@ const IDLE_BACKOFF_STEPS = 8;
 /**
  * The lanes of one kind in this process: how many there are and run a job, and the state of the
  * one loop that claims for all of them (dispatch). `wanted` says claimable work may be there:
- * set by a wake-up, a claim that took all it asked for, and a poll; cleared by a claim that came
- * back short.
+ * set by a wake-up, a claim that took all it asked for and saw more, a poll, and a lane freeing
+ * while work was held back; cleared by a claim that leaves nothing claimable.
  */
 interface LaneSet {
   lane: Lane;
   size: number;
   busy: number;
   wanted: boolean;
+  /** The last claim saw due work it could not take (a user's or the global limit, another process's lock): a lane freeing asks again. */
+  heldBack: boolean;
   /** Wake-ups so far, so the loop can tell one arrived while it was claiming. */
   pokes: number;
   /** Ends the loop's wait (a wake-up, a lane freed, stop). */
@@ -89,7 +99,7 @@ export class JobRunner {
     private readonly held: HeldJobs = new HeldJobs(),
   ) {
     const size: Record<Lane, number> = { tool: opts.toolLanes ?? 0, control: opts.controlLanes, outbound: opts.outboundLanes ?? 2 };
-    const set = (lane: Lane): LaneSet => ({ lane, size: size[lane], busy: 0, wanted: true, pokes: 0, wake: null, idleMs: opts.pollMs, pollAt: 0, polled: false, expiredCheckedAt: 0 });
+    const set = (lane: Lane): LaneSet => ({ lane, size: size[lane], busy: 0, wanted: true, heldBack: false, pokes: 0, wake: null, idleMs: opts.pollMs, pollAt: 0, polled: false, expiredCheckedAt: 0 });
     this.sets = { tool: set("tool"), control: set("control"), outbound: set("outbound") };
   }
 
@@ -173,15 +183,17 @@ export class JobRunner {
       set.polled = false;
       // Tool jobs one at a time: the limits are read when a statement starts, so a batch could pass them.
       const asked = set.lane === "tool" ? 1 : free;
-      const rows = await this.claimUpTo(set.lane, asked).catch((err) => {
+      const claim = await this.claimUpTo(set.lane, asked).catch((err) => {
         this.log.error({ err, lane: set.lane }, "job claim failed");
         return null;
       });
-      for (const row of rows ?? []) this.launch(set, row);
+      const taken = claim?.rows.length ?? 0;
+      for (const row of claim?.rows ?? []) this.launch(set, row);
+      set.heldBack = Boolean(claim?.more) && taken < asked;
       // A wake-up that came while the claim was in flight may be for a job it could not see yet.
-      if (rows?.length === asked || set.pokes !== pokesBefore) continue;
+      if ((claim?.more && taken === asked) || set.pokes !== pokesBefore) continue;
       set.wanted = false;
-      await this.planPoll(set, polled && rows?.length === 0);
+      await this.planPoll(set, polled && taken === 0);
     }
   }
 
@@ -219,17 +231,60 @@ export class JobRunner {
     });
   }
 
+  /**
+   * A free tool lane of this process, held for a job its creator inserts already claimed
+   * (enqueueClaimed), so the job starts without a wake-up and a claim; null when none is free,
+   * when this process is stopping, or when the lanes are about to claim (work may be waiting,
+   * and it came first). The holder gives the lane its job, or gives the lane back.
+   */
+  reserveToolLane(): LaneReservation | null {
+    const set = this.sets.tool;
+    if (this.stopped || set.wanted || set.busy >= set.size) return null;
+    set.busy++;
+    let used = false;
+    const once = () => {
+      if (used) throw new Error("A lane reservation is used once");
+      used = true;
+    };
+    return {
+      leaseMs: this.opts.leaseMs,
+      limits: this.limits,
+      run: (row) => {
+        once();
+        if (!this.stopped) return this.runIn(set, row);
+        // Stopping since the lane was held: the job waits in the queue for another process, its attempt not counted.
+        const handBack = waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server stopped before it started" }, 0)
+          .catch((err) => this.log.warn({ err, jobId: row.id }, "handing a job back failed; its lease will run out"))
+          .finally(() => this.free(set));
+        this.running.add(handBack);
+      },
+      release: () => {
+        once();
+        this.free(set);
+      },
+    };
+  }
+
   /** Runs a claimed job in one of the set's lanes; the lane frees when its outcome is recorded. */
   private launch(set: LaneSet, row: JobRow): void {
     set.busy++;
+    this.runIn(set, row);
+  }
+
+  /** Runs a job in a lane already counted busy. */
+  private runIn(set: LaneSet, row: JobRow): void {
     const run = this.execute(row).finally(() => {
       this.running.delete(run);
-      set.busy--;
-      // A tool job's end may free its user's or the global limit for a job that waits here.
-      if (set.lane === "tool") set.wanted = true;
-      set.wake?.();
+      this.free(set);
     });
     this.running.add(run);
+  }
+
+  private free(set: LaneSet): void {
+    set.busy--;
+    // A job's end may free its user's or the global limit for a job the last claim had to leave.
+    if (set.heldBack) set.wanted = true;
+    set.wake?.();
   }
 
   private async execute(claimed: JobRow): Promise<void> {
@@ -249,8 +304,8 @@ export class JobRunner {
 
   /** One job of `lane` (see claimUpTo), or null. */
   async claim(lane: Lane): Promise<ClaimedJob | null> {
-    const [row] = await this.claimUpTo(lane, 1);
-    return row ?? null;
+    const { rows } = await this.claimUpTo(lane, 1);
+    return rows[0] ?? null;
   }
 
   /**
@@ -258,22 +313,21 @@ export class JobRunner {
    * (their process died), looked for at most once a second per kind, then the oldest due queued
    * ones. One statement per claim on the hot path.
    */
-  private async claimUpTo(lane: Lane, max: number): Promise<ClaimedJob[]> {
+  private async claimUpTo(lane: Lane, max: number): Promise<Claim> {
     this.claims[lane]++;
     const limits = lane === "tool" ? await this.limits() : { perUser: 0, global: 0 };
     const args = { lane, ...limits, leaseMs: this.opts.leaseMs };
     const set = this.sets[lane];
-    const claimed: ClaimedJob[] = [];
     // A tool job comes with its input files' rows, so the tool starts without another round trip.
-    const statement = lane === "tool" ? claimWithInputs : claimStatement;
+    const withInputs = lane === "tool";
+    let expired: Claim | null = null;
     if (Date.now() - set.expiredCheckedAt >= EXPIRED_CHECK_MS) {
       set.expiredCheckedAt = Date.now();
-      claimed.push(...(await statement(this.db, EXPIRED, args, max)));
+      expired = await claimJobs(this.db, EXPIRED, args, max, withInputs);
+      if (expired.rows.length === max) return expired;
     }
-    if (claimed.length < max) {
-      claimed.push(...(await statement(this.db, QUEUED, args, max - claimed.length)));
-    }
-    return claimed;
+    const queued = await claimJobs(this.db, QUEUED, args, max - (expired?.rows.length ?? 0), withInputs);
+    return { rows: [...(expired?.rows ?? []), ...queued.rows], more: queued.more };
   }
 
   // ---- kinds run by their handler (control and outbound lanes) ----
@@ -330,49 +384,6 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   const done = await Promise.race([p.then(() => true as const), late]);
   clearTimeout(timer);
   return done;
-}
-
-/**
- * The claim: the oldest job of `lane` matching `which` (FOR UPDATE SKIP LOCKED, so processes
- * never take the same one), for tool jobs only while its user is under the per-user limit and
- * the global limit (0: none) allows, set running under a fresh lease. Exported so bench/batch
- * can EXPLAIN the very statement.
- */
-export function claimStatement(db: Db, which: SQL, args: { lane: Lane; perUser: number; global: number; leaseMs: number }, limit = 1) {
-  const { lane, perUser, global, leaseMs } = args;
-  const limited =
-    lane === "tool"
-      ? sql`and c.user_id not in (
-          select r.user_id from job r where r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()
-          group by r.user_id having count(*) >= ${perUser})
-        and (${global} = 0 or (select count(*) from job g where g.lane = 'tool' and g.status = 'running' and g.lease_until >= now()) < ${global})`
-      : sql``;
-  return db
-    .update(job)
-    .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
-    .where(sql`${job.id} = any(array(
-      select c.id from job c
-      where c.lane = ${lane} and ${which} ${limited}
-      order by c.run_after, c.created_at
-      for update of c skip locked
-      limit ${limit}))`)
-    .returning();
-}
-
-/**
- * claimStatement for tool jobs, answering each claimed job with `inputFiles`: the rows of its
- * input files that the tool run reads (in no particular order; a file gone is absent), read by
- * the same statement.
- */
-export async function claimWithInputs(db: Db, which: SQL, args: { lane: Lane; perUser: number; global: number; leaseMs: number }, limit = 1): Promise<ClaimedJob[]> {
-  const claimed = db.$with("claimed").as(claimStatement(db, which, args, limit));
-  const columns = claimed as unknown as Record<keyof JobRow, SQL.Aliased>;
-  const jobColumns = Object.fromEntries(Object.keys(getTableColumns(job)).map((k) => [k, columns[k as keyof JobRow]]));
-  const inputFiles = sql<InputFile[]>`(
-    select coalesce(json_agg(json_build_object('id', f.id, 'status', f.status, 'filename', f.filename, 'size', f.size, 'mime', f.mime, 'storageKey', f.storage_key)), '[]'::json)
-    from ${file} f where f.id in (select jsonb_array_elements_text(${columns.inputFileIds})))`;
-  const rows = await db.with(claimed).select({ ...jobColumns, inputFiles }).from(claimed);
-  return rows as unknown as ClaimedJob[];
 }
 
 /** In how many ms the next delayed queued job of `lane` becomes due; null when none waits. */

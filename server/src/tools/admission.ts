@@ -54,6 +54,9 @@ export interface AdmittedFile {
   id: string;
   name: string;
   size: number;
+  mime: string;
+  /** Where its bytes are: a job created from it can start without reading its row again. */
+  storageKey: string;
 }
 
 /** The size check of admitInputs: `tool` on a server whose tools read at most `serverMaxBytes` (TOOL_MAX_INPUT_MB). */
@@ -63,7 +66,7 @@ export interface SizeLimit {
 }
 
 /** A file too large for the tool on this server (see SizeLimit), or null. */
-export function admitSize(limit: SizeLimit, f: AdmittedFile): Refusal | null {
+export function admitSize(limit: SizeLimit, f: Pick<AdmittedFile, "id" | "name" | "size">): Refusal | null {
   const problem = sizeProblem(limit.tool.slug, f, inputLimit(limit.tool, limit.serverMaxBytes), "on this server");
   return problem ? { refused: "INPUT_TOO_LARGE", subject: f.id, message: problem } : null;
 }
@@ -76,7 +79,7 @@ export async function admitInputs(db: Db | Tx, userId: string, ids: string[], li
   const found = new Map<string, AdmittedFile & { status: string }>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await db
-      .select({ id: file.id, status: file.status, size: file.size, name: file.filename })
+      .select({ id: file.id, status: file.status, size: file.size, name: file.filename, mime: file.mime, storageKey: file.storageKey })
       .from(file)
       .where(and(eq(file.userId, userId), inArray(file.id, ids.slice(i, i + CHUNK))));
     for (const r of rows) found.set(r.id, r);

@@ -36,7 +36,16 @@ export interface ToolRunOptions {
   ends?: JobEnds;
   /** JOB_TRACE=1: the job's steps are timed. */
   trace?: JobTrace | null;
+  /** Inputs this large in all, or larger, go to an io.hostFiles tool as host files; smaller ones as bytes (default HOST_FILES_FROM). */
+  hostFilesFrom?: number;
 }
+
+/**
+ * Below this many input bytes in all, an io.hostFiles tool gets bytes: staging a small file on
+ * disk, mounting it and reading it back costs more than the copy it saves (most calls are small),
+ * while the memory a copy costs matters only for big files.
+ */
+export const HOST_FILES_FROM = 8 * 1024 * 1024;
 
 /** Back-off of a tool job whose outcome could not be recorded. */
 const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
@@ -78,13 +87,20 @@ export class ToolRun implements KindExecutor {
   ) {}
 
   /** Runs the job; a tool that reads and writes host files gets a job folder for it, removed at the end. */
-  async run(row: JobRow, signal: AbortSignal): Promise<void> {
-    const files = getTool(row.type)?.manifest.io.hostFiles ? await JobFiles.create(this.opts.scratchDir ?? tmpdir(), row.id) : null;
+  async run(row: ClaimedJob, signal: AbortSignal): Promise<void> {
+    const files = this.onHostFiles(row) ? await JobFiles.create(this.opts.scratchDir ?? tmpdir(), row.id) : null;
     try {
       await this.runWith(row, signal, files);
     } finally {
       await files?.remove();
     }
+  }
+
+  /** Whether the job's tool reads and writes host files, and its inputs are big enough for that to pay (sizes unknown: it does). */
+  private onHostFiles(row: ClaimedJob): boolean {
+    if (!getTool(row.type)?.manifest.io.hostFiles) return false;
+    const total = row.inputFiles?.reduce((sum, f) => sum + f.size, 0) ?? Infinity;
+    return total >= (this.opts.hostFilesFrom ?? HOST_FILES_FROM);
   }
 
   private async runWith(row: JobRow, signal: AbortSignal, files: JobFiles | null): Promise<void> {

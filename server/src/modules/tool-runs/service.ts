@@ -12,9 +12,10 @@ import { file, job } from "../../db/schema";
 import { ownedRow } from "../../db/owned";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
-import { enqueueAll, type ToolOrigin } from "../../queue/enqueue";
+import { enqueueAll, enqueueClaimed, type EnqueueTool, type ToolOrigin } from "../../queue/enqueue";
+import type { LaneReservation } from "../../queue/runner";
 import type { JobRow } from "../../queue/kinds";
-import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type SizeLimit } from "../../tools/admission";
+import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type AdmittedFile, type SizeLimit } from "../../tools/admission";
 import type { ConfigService } from "../../config/service";
 import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
@@ -31,6 +32,7 @@ const MAX_INPUTS = 100;
 
 export class ToolRunService {
   private readonly pages;
+  private lanes: { reserveToolLane(): LaneReservation | null } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -72,9 +74,34 @@ export class ToolRunService {
     const count = admitCount(manifest, ids.length);
     if (count) throw refusalError(count, "notFound");
     if (ids.length === 0 || ids.length > MAX_INPUTS) throw fail.validation(`fileIds must hold 1 to ${MAX_INPUTS} ids`);
-    orThrow(await admitInputs(this.db, userId, ids, this.sizeLimit(manifest)), "notFound");
-    const [row] = await enqueueAll(this.db, [{ kind: "tool.run", userId, tool: { slug: req.type, params, inputFileIds: ids }, origin }]);
+    const { files } = orThrow(await admitInputs(this.db, userId, ids, this.sizeLimit(manifest)), "notFound");
+    const row = await this.insert({ kind: "tool.run", userId, tool: { slug: req.type, params, inputFileIds: ids }, origin }, files);
     return jobView(row, []);
+  }
+
+  /** This process's tool lanes (none in a ROLE=api process): a job created while one is free starts in it. */
+  runHere(lanes: { reserveToolLane(): LaneReservation | null }): void {
+    this.lanes = lanes;
+  }
+
+  /**
+   * Queues the job; with a free lane here, inserts it already claimed and starts it in that lane
+   * (no wake-up, no claim; its input rows are those just admitted), unless work waiting in the
+   * queue or the running limits say it must wait its turn (enqueueClaimed).
+   */
+  private async insert(entry: EnqueueTool, files: AdmittedFile[]): Promise<JobRow> {
+    const lane = this.lanes?.reserveToolLane();
+    if (!lane) return (await enqueueAll(this.db, [entry]))[0];
+    let row: JobRow;
+    try {
+      row = await enqueueClaimed(this.db, entry, { ...(await lane.limits()), leaseMs: lane.leaseMs });
+    } catch (err) {
+      lane.release();
+      throw err;
+    }
+    if (row.status !== "running") lane.release();
+    else lane.run({ ...row, inputFiles: files.map((f) => ({ id: f.id, status: "UPLOADED", filename: f.name, size: f.size, mime: f.mime, storageKey: f.storageKey })) });
+    return row;
   }
 
   async get(userId: string, jobId: string): Promise<JobView> {

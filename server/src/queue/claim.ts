@@ -1,0 +1,89 @@
+/**
+ * The claim: one statement takes up to `limit` jobs of a lane (FOR UPDATE SKIP LOCKED, so
+ * processes never take the same one) under a fresh lease, and says whether due work of the lane
+ * remains beyond them. That answer is what lets a lane sleep after a claim instead of asking
+ * again to find nothing: an empty claim costs as much as a full one, and on PGlite it runs on the
+ * same thread as everything else.
+ */
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { file, job } from "../db/schema";
+import type { ClaimedJob, InputFile, JobRow, Lane } from "./kinds";
+
+/** What a claim looks at: jobs whose process died (lease ran out), or due queued ones. */
+export const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
+export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;
+
+export interface ClaimArgs {
+  lane: Lane;
+  /** Tool lanes: the per-user and global limits on running jobs (0: none). */
+  perUser: number;
+  global: number;
+  leaseMs: number;
+}
+
+export interface Claim {
+  rows: ClaimedJob[];
+  /**
+   * Due work of the lane (queued, or left by a dead process) was there beyond the jobs claimed,
+   * limits aside: a job a user's limit held back counts, so a lane that frees asks again for it.
+   * False: the lane can sleep until a wake-up.
+   */
+  more: boolean;
+}
+
+/**
+ * The oldest job of `lane` matching `which`, for tool jobs only while its user is under the
+ * per-user limit and the global limit allows, set running under a fresh lease. Exported so
+ * bench/batch can EXPLAIN the very statement.
+ */
+export function claimStatement(db: Db, which: SQL, args: ClaimArgs, limit = 1) {
+  const { lane, perUser, global, leaseMs } = args;
+  const limited =
+    lane === "tool"
+      ? sql`and c.user_id not in (
+          select r.user_id from job r where r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()
+          group by r.user_id having count(*) >= ${perUser})
+        and (${global} = 0 or (select count(*) from job g where g.lane = 'tool' and g.status = 'running' and g.lease_until >= now()) < ${global})`
+      : sql``;
+  return db
+    .update(job)
+    .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
+    .where(sql`${job.id} = any(array(
+      select c.id from job c
+      where c.lane = ${lane} and ${which} ${limited}
+      order by c.run_after, c.created_at
+      for update of c skip locked
+      limit ${limit}))`)
+    .returning();
+}
+
+/**
+ * claimStatement as a CTE, read back in one row per claimed job, or one row of nulls when none
+ * was: each carries `more` (the lane's due jobs in the statement's snapshot, where the claimed
+ * ones still count, outnumber those claimed) and, with `withInputs` (tool jobs), `inputFiles`:
+ * the rows of its input files that the tool run reads (in no particular order; a file gone is
+ * absent), so the tool starts without another round trip.
+ */
+export async function claimJobs(db: Db, which: SQL, args: ClaimArgs, limit: number, withInputs: boolean): Promise<Claim> {
+  const claimed = db.$with("claimed").as(claimStatement(db, which, args, limit));
+  const columns = claimed as unknown as Record<keyof JobRow, SQL.Aliased>;
+  const jobColumns = Object.fromEntries(Object.keys(getTableColumns(job)).map((k) => [k, columns[k as keyof JobRow]]));
+  const due = sql`(select count(*) from (select 1 from ${job} c where c.lane = ${args.lane} and ((${QUEUED}) or (${EXPIRED})) limit ${limit + 1}) d)`;
+  const more = sql<boolean>`${due} > (select count(*) from ${claimed})`.as("more");
+  const fields: Record<string, SQL | SQL.Aliased> = { ...jobColumns, more };
+  if (withInputs) fields.inputFiles = inputFilesOf(columns.inputFileIds);
+  const rows = await db
+    .with(claimed)
+    .select(fields)
+    .from(sql`(select 1) as one`)
+    .leftJoin(claimed, sql`true`);
+  const jobs = rows.filter((r) => r.id !== null).map(({ more: _, ...row }) => row as unknown as ClaimedJob);
+  return { rows: jobs, more: Boolean(rows[0]?.more) };
+}
+
+function inputFilesOf(inputFileIds: SQL.Aliased) {
+  return sql<InputFile[]>`(
+    select coalesce(json_agg(json_build_object('id', f.id, 'status', f.status, 'filename', f.filename, 'size', f.size, 'mime', f.mime, 'storageKey', f.storage_key)), '[]'::json)
+    from ${file} f where f.id in (select jsonb_array_elements_text(${inputFileIds})))`;
+}
