@@ -7,7 +7,10 @@
  */
 import { ToolError } from "@vektor/shared/tools/manifest";
 
-/** An open host file read at any position. */
+/**
+ * A host file read at any position. (The server's implementation holds no descriptor between
+ * calls: a worker terminated mid-run must leave none open in the process.)
+ */
 export interface HostReadFile {
   /** Fills `into` from `position`; answers how many bytes were read (fewer at the end of the file). */
   read(into: Uint8Array, position: number): Promise<number>;

@@ -1,19 +1,29 @@
 /**
  * The server's (and the tests') host file access for tools that read and write host files
- * themselves (runtime/host-files.ts), over node:fs file handles. Host-side code: it uses Node
- * APIs and is never imported by a tool's run.ts.
+ * themselves (runtime/host-files.ts), over node:fs. Every read and write opens the file, does its
+ * piece and closes it: the pool ends a run that times out by terminating its worker thread, and a
+ * descriptor left open there would stay the server process's for good (with the job folder's
+ * disk space, the file unlinked but open). An open and a close cost microseconds; the pieces are
+ * a megabyte or more. Host-side code: it uses Node APIs and is never imported by a tool's run.ts.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { HostFileAccess } from "./host-files";
 
 export const nodeHostFileAccess: HostFileAccess = {
   async openRead(path) {
-    const handle = await open(path, "r");
+    await (await open(path, "r")).close(); // a missing file fails here, as an open would
     return {
-      read: async (into, position) => (await handle.read(into, 0, into.length, position)).bytesRead,
-      close: () => handle.close(),
+      async read(into, position) {
+        const handle = await open(path, "r");
+        try {
+          return (await handle.read(into, 0, into.length, position)).bytesRead;
+        } finally {
+          await handle.close();
+        }
+      },
+      close: async () => {},
     };
   },
   readAtSync(path, into, position) {
@@ -26,15 +36,20 @@ export const nodeHostFileAccess: HostFileAccess = {
   },
   async create(dir, name) {
     const path = join(dir, name);
-    const handle = await open(path, "w");
+    await writeFile(path, new Uint8Array(0));
     let end = 0;
     const file = {
       async write(bytes: Uint8Array, position?: number) {
         const at = position ?? end;
-        for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+        const handle = await open(path, "r+");
+        try {
+          for (let done = 0; done < bytes.length; ) done += (await handle.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+        } finally {
+          await handle.close();
+        }
         end = Math.max(end, at + bytes.length);
       },
-      close: () => handle.close(),
+      close: async () => {},
     };
     return { file, path };
   },

@@ -7,7 +7,7 @@
  */
 import "../../testing/node-host";
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolErrorCode, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
@@ -129,6 +129,22 @@ describe("point clouds read from host files", () => {
     }
     const [fromBytes] = await execute("pointcloud.laz-to-las", [{ name: "many.laz", bytes: laz }], {});
     expect(same(bytes, fromBytes.bytes)).toBe(true);
+  });
+
+  test.skipIf(!existsSync("/proc/self/fd"))("no host file is held open while a run is under way (a terminated worker leaves none)", async () => {
+    const held = () => readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+      } catch {
+        return false; // closed between listing and reading
+      }
+    }).length;
+    const input = hostInput("autzen.laz", pointcloudFixture("autzen_trim.laz").bytes);
+    const seen: number[] = [];
+    const outputDir = mkdtempSync(join(dir, "out-"));
+    await execute("pointcloud.convert", [input], { format: "csv" }, { outputDir, onProgress: () => void seen.push(held()) });
+    expect(seen.length).toBeGreaterThan(2);
+    expect(Math.max(...seen)).toBe(0);
   });
 
   test("variable-sized chunks and a chunk table found through the file's end give the reference LAS", async () => {
