@@ -12,6 +12,7 @@
  * Web Worker, an input given as a File or Blob is mounted (WORKERFS) and read the same way, piece
  * by piece as GDAL asks for it; outputs there are still written in memory.
  */
+import { readThroughWindows, type WorkerFs } from "./blob-reads";
 
 /** The part of Emscripten's FS object the tools use. */
 export interface EmscriptenFs {
@@ -273,12 +274,13 @@ export class Operation {
 
   /**
    * Mounts `blob` (a browser File or Blob) read-only as the file `name` in a fresh folder and
-   * returns the file's full path: GDAL reads it through FileReaderSync, a piece at a time, so it
-   * is never copied whole into the heap. Needs a Web Worker (WORKERFS).
+   * returns the file's full path: GDAL reads it through FileReaderSync, a window at a time
+   * (blob-reads.ts), so it is never copied whole into memory. Needs a Web Worker (WORKERFS).
    */
   mountBlob(blob: Blob, name: string): string {
     const workerfs = this.m.FS.filesystems.WORKERFS;
     if (!workerfs || typeof (globalThis as { FileReaderSync?: unknown }).FileReaderSync !== "function") throw new Error("this engine cannot mount a Blob here (WORKERFS needs a Web Worker)");
+    readThroughWindows(workerfs as WorkerFs);
     const full = this.mkdir(`blob${this.mounts.length}`);
     this.m.FS.mount(workerfs, { blobs: [{ name, data: blob }] }, full);
     this.mounts.push({ at: full });
