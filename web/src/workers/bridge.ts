@@ -88,7 +88,8 @@ export class ToolBridge {
 
   /**
    * Runs `slug` on `inputs` in the worker. The inputs' buffers are transferred (the caller's
-   * views are detached afterwards); outputs come back transferred as well.
+   * views are detached afterwards); a File or Blob (ToolInput.blob) is passed as a handle, its
+   * bytes not copied; outputs come back transferred.
    */
   run(slug: string, inputs: ToolInput[], params: unknown, options: RunOptions = {}): Promise<ToolOutput[]> {
     return this.queued(() => this.runNow(slug, inputs, params, options));

@@ -1,7 +1,8 @@
 /**
  * The browser's tool worker: `ToolWorkerApi` over comlink, running `execute()` from wasm-tools
  * exactly as the server's workers do. WASM comes from the URLs Vite emitted (wasm-urls.ts), fetched
- * with its progress told to the page (downloads.ts), unless the host configured another source. Inputs arrive and outputs leave as transferred buffers.
+ * with its progress told to the page (downloads.ts), unless the host configured another source. Inputs arrive and outputs leave as transferred buffers;
+ * an input may come as the picked File itself (ToolInput.blob), which execute() mounts or reads here.
  * It posts `{ type: "ready" }` last, after its imports (and their top-level awaits) settled.
  */
 import { execute, listManifests, packError, packOutputs, setWasmLocator, type RunRequest, type ToolWorkerApi, type WasmSource, type WorkerReady } from "@vektor/wasm-tools";
