@@ -19,9 +19,10 @@ interface FfmpegCore {
     writeFile(path: string, data: Uint8Array): void;
     readFile(path: string): Uint8Array;
     mkdir(path: string): void;
-    mount(type: object, options: { root: string }, mountpoint: string): void;
+    mount(type: object, options: { root: string } | { blobs: { name: string; data: Blob }[] }, mountpoint: string): void;
     symlink(target: string, path: string): void;
     stat(path: string): { size: number };
+    filesystems: { WORKERFS: object };
   };
 }
 
@@ -82,6 +83,11 @@ function handle(request: JobRequest): Promise<JobMessage & { type: "reply" }> | 
       return { type: "reply", id, ok: true };
     case "mount":
       return mountHost(core.FS, request.host, request.at).then(() => ({ type: "reply", id, ok: true }));
+    case "mountBlob":
+      // WORKERFS reads the Blob through FileReaderSync, a piece at a time (a Web Worker's; the browser's hosts).
+      core.FS.mkdir(request.at);
+      core.FS.mount(core.FS.filesystems.WORKERFS, { blobs: [{ name: request.name, data: request.blob }] }, request.at);
+      return { type: "reply", id, ok: true };
     case "link":
       core.FS.symlink(request.target, request.name);
       return { type: "reply", id, ok: true };

@@ -17,13 +17,16 @@ export function inputFileName(name: string): string {
 /** Where a job's host folders are mounted in the core. */
 const INPUT_FOLDER = "/host-input";
 const OUTPUT_FOLDER = "/host-output";
+/** Where a browser's File or Blob input is mounted in the core. */
+const BLOB_FOLDER = "/blob-input";
 
 /**
  * A job's files in the core. Where the host gives host files (ToolInput.path and
  * RunContext.outputDir: the server), the input's folder and the output folder are mounted
  * (host-fs.ts), so ffmpeg reads and writes on the host's disk and the WASM heap holds neither
- * file: its memory no longer grows with the file. Else (a browser) the input's bytes are written
- * into the core's memory and outputs read out of it.
+ * file: its memory no longer grows with the file. A browser's File or Blob input (ToolInput.blob)
+ * is mounted (WORKERFS) and read a piece at a time; other inputs' bytes are written into the
+ * core's memory. Without an output folder (a browser), outputs are read out of the core's memory.
  */
 export class CoreFiles {
   private constructor(
@@ -39,6 +42,9 @@ export class CoreFiles {
       const at = input.path.lastIndexOf("/");
       await ffmpeg.mountHost(input.path.slice(0, at) || "/", INPUT_FOLDER);
       await ffmpeg.link(`${INPUT_FOLDER}/${input.path.slice(at + 1)}`, source);
+    } else if (input.blob) {
+      await ffmpeg.mountBlob(input.blob, source, BLOB_FOLDER);
+      await ffmpeg.link(`${BLOB_FOLDER}/${source}`, source);
     } else {
       await ffmpeg.write(source, input.bytes);
     }

@@ -9,6 +9,8 @@ export type JobRequest =
   | { id: number; type: "write"; name: string; bytes: Uint8Array }
   /** The host folder `host` mounted at `at` (host-fs.ts; the server's job workers). */
   | { id: number; type: "mount"; host: string; at: string }
+  /** The browser's File or Blob mounted at `at` as `name` (WORKERFS: read a piece at a time, never copied in). */
+  | { id: number; type: "mountBlob"; blob: Blob; name: string; at: string }
   /** `name` made a link to `target` (a host file in a mounted folder, under the name ffmpeg is given). */
   | { id: number; type: "link"; target: string; name: string }
   /** The size of `name`, or none when there is no such file. */

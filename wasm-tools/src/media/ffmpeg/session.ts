@@ -72,6 +72,11 @@ export class FfmpegSession {
     await this.request({ type: "mount", host, at });
   }
 
+  /** Mounts the browser's File or Blob at `at` as `name`: ffmpeg reads it a piece at a time (WORKERFS). */
+  async mountBlob(blob: Blob, name: string, at: string): Promise<void> {
+    await this.request({ type: "mountBlob", blob, name, at });
+  }
+
   /** Makes `name` a link to `target` (a file in a mounted folder, given to ffmpeg under a name of ours). */
   async link(target: string, name: string): Promise<void> {
     await this.request({ type: "link", target, name });

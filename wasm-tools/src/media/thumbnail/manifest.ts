@@ -19,11 +19,11 @@ export const manifest = {
   family: "media",
   title: "Video thumbnail",
   description: "Takes one frame of a video as a PNG or JPEG image, at a chosen time and width. Runs ffmpeg compiled to WebAssembly.",
-  io: { accepts: ["mp4", "webm", "ogg"], produces: ["png", "jpeg"], hostFiles: true },
+  io: { accepts: ["mp4", "webm", "ogg"], produces: ["png", "jpeg"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
-  // The video is read from its host file on the server (ffmpeg/host-fs.ts), only as far as the
-  // frame, so memory does not grow with it; given bytes (the browser), the core holds a copy of
-  // the whole input besides the caller's (as media.transcode, measured there).
-  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 2.9 },
+  // The video is read only as far as the frame, from its host file on the server
+  // (ffmpeg/host-fs.ts) or the picked File mounted in the browser (WORKERFS), so memory does not
+  // grow with it; stated as media.transcode's measured figure, which reads the whole input.
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 0.5 },
 } satisfies ToolManifest;
