@@ -120,6 +120,16 @@ export function describeStoreContract(name: string, setup: () => Promise<ObjectS
       expect(await store.sha256(key)).toBe(res.sha256);
     });
 
+    test("putBytes, where a store has it, stores what put would: size, sha256, bytes, in a folder no object made yet, replacing an object", async () => {
+      if (!store.putBytes) return;
+      const key = `u/contract-bytes-${Date.now().toString(36)}/${++seq}`;
+      for (const bytes of [randomBytes(70_001), new Uint8Array(0), randomBytes(5)]) {
+        expect(await store.putBytes(key, bytes)).toEqual({ size: bytes.length, sha256: sha256Hex(bytes) });
+        expect(await collect(await store.get(key))).toEqual(bytes);
+        expect(await store.head(key)).toEqual({ size: bytes.length });
+      }
+    });
+
     test("an empty body is a valid object", async () => {
       const key = freshKey();
       expect(await store.put(key, streamOf(new Uint8Array(0)))).toEqual({ size: 0, sha256: sha256Hex(new Uint8Array(0)) });

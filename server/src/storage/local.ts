@@ -4,8 +4,8 @@
  * write leaves nothing behind.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
 import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
@@ -52,6 +52,35 @@ export class LocalStore implements ObjectStore {
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;
+    }
+  }
+
+  /**
+   * `put` for bytes already in memory (a small tool output): one write and one rename instead of
+   * a stream pumped in blocks, hashed in one call; the folders known to exist are not made again.
+   */
+  async putBytes(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }> {
+    const dest = this.pathOf(key);
+    const tmp = join(this.root, ".tmp", randomBytes(12).toString("hex"));
+    const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+    try {
+      await this.inFolder(tmp, () => writeFile(tmp, bytes));
+      await this.inFolder(dest, () => rename(tmp, dest));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: bytes.byteLength, sha256 };
+  }
+
+  /** Runs `write` of `path`; when its folder is missing (first use, or removed since), makes it and runs it again. */
+  private async inFolder<T>(path: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      await mkdir(dirname(path), { recursive: true });
+      return write();
     }
   }
 

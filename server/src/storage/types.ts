@@ -38,6 +38,8 @@ export interface ObjectStore {
    * Request itself so the runtime can write it natively.
    */
   putRequest?(key: string, request: Request, opts?: { maxBytes?: number }): Promise<{ size: number; sha256: string }>;
+  /** Optional fast path for bytes already in memory (local disk): same contract as `put`. */
+  putBytes?(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }>;
   /** Optional: the object (or a range) as a file-backed Blob, which a Response sends with sendfile. */
   getBlob?(key: string, range?: ByteRange): Promise<Blob>;
   /** Stream an object, or a byte range of it. Throws StorageNotFound when missing. */

@@ -227,7 +227,7 @@ export class ToolRun implements KindExecutor {
     const userId = row.userId!;
     const id = newId("f");
     const key = `u/${userId}/${id}`;
-    const put = await this.store.put(key, files ? files.body(out) : bytesBody(out));
+    const put = !out.path && this.store.putBytes ? await this.store.putBytes(key, out.bytes) : await this.store.put(key, files ? files.body(out) : bytesBody(out));
     const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
     return { id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() };
   }
