@@ -19,12 +19,13 @@ export const manifest = {
   family: "pointcloud",
   title: "Convert point cloud",
   description: "Converts a LAS or LAZ point cloud to PLY (binary), XYZ text or CSV with a header row. Coordinates keep the precision of the file's scale.",
-  io: { accepts: ["las", "laz"], produces: ["ply", "xyz", "csv"], hostFiles: true },
+  io: { accepts: ["las", "laz"], produces: ["ply", "xyz", "csv"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
-  // Points are read a block at a time (LAZ a chunk at a time) and the output written as it comes:
-  // with host files (the server) memory stays flat whatever the size. Given bytes (the browser),
-  // the input and the whole output are in memory, the output joined at the end: LAZ to CSV, the
-  // worst case, peaked 22x the input (text is ~12x a LAZ's size); LAS to XYZ ~2.3x.
-  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 22 },
+  // Points are read a block at a time (LAZ a chunk at a time, from a host file on the server, a
+  // File's slices in the browser) and the output written as it comes: to a host file on the
+  // server, where memory stays flat whatever the size. The browser holds the whole output, joined
+  // at the end: LAZ to CSV, the worst case, peaked 24x the input (its text is ~12x a LAZ's size);
+  // LAS to XYZ 1.4x.
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 24 },
 } satisfies ToolManifest;

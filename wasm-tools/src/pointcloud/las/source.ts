@@ -1,7 +1,7 @@
 /**
  * Random access to a tool's input: the host file at `ToolInput.path` read a range at a time (the
- * server), else the bytes in hand (the browser, tests). So a reader asks for what it needs, and
- * on the server no more than that is in memory.
+ * server), the browser's File or Blob (`ToolInput.blob`) sliced a range at a time, else the bytes
+ * in hand. So a reader asks for what it needs, and no more than that is in memory.
  */
 import { inputSize, type ToolInput } from "@vektor/shared/tools/manifest";
 import { hostFileAccess, type HostReadFile } from "../../runtime/host-files";
@@ -45,8 +45,18 @@ function fileSource(file: HostReadFile, size: number): ByteSource {
   };
 }
 
-/** The input as a source: its host file when it has one, else its bytes. Close it when done. */
+/** A source over a Blob (a browser's File), each range read on its own. */
+function blobSource(blob: Blob): ByteSource {
+  return {
+    size: blob.size,
+    read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+    close: async () => {},
+  };
+}
+
+/** The input as a source: its host file or Blob when it has one, else its bytes. Close it when done. */
 export async function openSource(input: ToolInput): Promise<ByteSource> {
+  if (input.blob) return blobSource(input.blob);
   if (!input.path) return bytesSource(input.bytes);
   return fileSource(await hostFileAccess().openRead(input.path), inputSize(input));
 }

@@ -113,6 +113,19 @@ describe("point clouds read from host files", () => {
     });
   }
 
+  test("a browser's File (ToolInput.blob, read a slice at a time) gives the same outputs as bytes", async () => {
+    // execute() reads a Blob whole outside a Web Worker, so the run modules are called directly here.
+    const runs = { "pointcloud.laz-to-las": (await import("../laz-to-las/run")).run, "pointcloud.convert": (await import("../convert/run")).run };
+    for (const [slug, file, params] of [["pointcloud.laz-to-las", "autzen_trim.laz", {}], ["pointcloud.convert", "point-color-time.las", { format: "xyz", color: true }]] as const) {
+      const { bytes } = pointcloudFixture(file);
+      const [fromBytes] = await execute(slug, [{ name: file, bytes }], params);
+      const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
+      const ctx = { signal: new AbortController().signal, onProgress: () => {} };
+      const [fromBlob] = await runs[slug]([{ name: file, bytes: bytes.slice(0, 1024), blob, size: blob.size }], params as never, ctx);
+      expect({ slug, same: same(fromBlob.bytes, fromBytes.bytes) }).toEqual({ slug, same: true });
+    }
+  });
+
   test("a LAZ of many chunks decodes chunk after chunk to the records they were made from", async () => {
     const path = await writeBigLaz(join(dir, "many.laz"), 2);
     const laz = new Uint8Array(readFileSync(path));
