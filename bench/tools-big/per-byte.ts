@@ -3,8 +3,9 @@
  * manifest states as `limits.memoryPerInputByte` (what the browser checks before running a file
  * on this device). For each tool, two inputs of the same kind made in code (a small and a bigger
  * one); each run in a fresh Bun process that warms the tool's engine on the small input, then runs
- * it on the measured one, and reports the process's peak RSS (VmHWM). The figure is the peaks'
- * difference over the inputs' difference, so the engine's fixed size and Bun's own cancel out;
+ * it on the measured one, and reports the process's peak RSS (VmHWM, reset after the warm-up, so
+ * loading the engine does not hide a small run's peak). The figure is the peaks' difference over
+ * the inputs' difference, so the engine's fixed size and Bun's own cancel out;
  * the input's own bytes (held by the worker, as in the browser) are part of it. GIS tools that
  * stream (io.hostFiles) read their input as a mounted file, as the browser's WORKERFS mount gives
  * it, and write their output in memory, as in the browser. Not in `npm run bench` (no index.ts
@@ -116,15 +117,23 @@ const CASES: Case[] = [
 /** The child: warm the engine on `warm`, run on `files`, print the peak RSS in bytes. */
 const CHILD = `
 import "${REPO}/wasm-tools/src/testing/node-host";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
 import { execute } from "${REPO}/wasm-tools/src/index";
 const [slug, params, mounted, warm, files] = JSON.parse(process.argv[2]);
-const inputs = (list) => list.map(({ name, path }) => {
-  const bytes = new Uint8Array(readFileSync(path));
-  return mounted ? { name, bytes: bytes.slice(0, 65536), path, size: bytes.byteLength } : { name, bytes };
-});
+/** A mounted input's first bytes only, as the browser gives them with the File. */
+const head = (path) => {
+  const fd = openSync(path, "r");
+  const bytes = new Uint8Array(65536);
+  const n = readSync(fd, bytes, 0, bytes.length, 0);
+  closeSync(fd);
+  return bytes.subarray(0, n);
+};
+const inputs = (list) => list.map(({ name, path }) =>
+  mounted ? { name, bytes: head(path), path, size: statSync(path).size } : { name, bytes: new Uint8Array(readFileSync(path)) });
 await execute(slug, inputs(warm), params);
 Bun.gc(true);
+// The peak from here on (Linux: 5 resets VmHWM to the current RSS), so loading the engine does not hide a small run's.
+writeFileSync("/proc/self/clear_refs", "5");
 const outputs = await execute(slug, inputs(files), params);
 const peak = Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]) * 1024;
 console.log(JSON.stringify({ peak, out: outputs.reduce((n, o) => n + o.bytes.byteLength, 0) }));

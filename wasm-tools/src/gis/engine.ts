@@ -35,6 +35,8 @@ export interface EmscriptenFs {
 export interface GdalModule {
   FS: EmscriptenFs;
   HEAPF64: Float64Array;
+  /** The in-memory file system (growing files: see growByDoubling). */
+  MEMFS?: { expandFileStorage(node: MemNode, capacity: number): void };
   _malloc(size: number): number;
   _free(pointer: number): void;
   setValue(pointer: number, value: number, type: "*" | "i32"): void;
@@ -44,6 +46,28 @@ export interface GdalModule {
   lengthBytesUTF8(text: string): number;
   ccall(name: string, returns: null, args: [], values: []): void;
   cwrap(name: string, returns: "number" | "string" | null, args: ("number" | "string")[]): (...args: (number | string | null)[]) => unknown;
+}
+
+/** A file in the in-memory file system: its storage and how much of it is used. */
+interface MemNode {
+  contents: Uint8Array | null;
+  usedBytes: number;
+}
+
+/**
+ * Makes files in the engine's memory grow by doubling. Emscripten's MEMFS grows a file past 1 MB
+ * by 1/8 at a time, each step a new array and a copy: an output written piece by piece left up to
+ * 8 times its size in old arrays for the collector (gis.reproject's GeoJSON in memory peaked at
+ * 12x the input). Doubling leaves at most its size.
+ */
+function growByDoubling(memfs: NonNullable<GdalModule["MEMFS"]>): void {
+  memfs.expandFileStorage = (node, capacity) => {
+    const before = node.contents?.length ?? 0;
+    if (before >= capacity) return;
+    const grown = new Uint8Array(Math.max(capacity, before * 2, 256));
+    if (node.contents && node.usedBytes > 0) grown.set(node.contents.subarray(0, node.usedBytes));
+    node.contents = grown;
+  };
 }
 
 /** GDAL reported a failure (its own message), as opposed to the engine crashing. */
@@ -140,6 +164,7 @@ export class Gdal {
       free: w("free", null, ["number"]),
     };
     for (const [key, value] of Object.entries(GLOBAL_CONFIG)) this.fn.setConfig(key, value);
+    if (module.MEMFS) growByDoubling(module.MEMFS);
     module.FS.mkdir("/work");
   }
 
@@ -313,9 +338,9 @@ export class Operation {
     return full;
   }
 
-  /** A file's bytes (a copy, safe to keep after the operation). */
+  /** A file's bytes, safe to keep after the operation: Emscripten's readFile reads into a new array, so no second copy is made. */
   read(fullPath: string): Uint8Array {
-    return this.m.FS.readFile(fullPath).slice();
+    return this.m.FS.readFile(fullPath);
   }
 
   /** Whether a path exists. */

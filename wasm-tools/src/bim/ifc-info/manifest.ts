@@ -13,7 +13,7 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["json"] },
   params,
   deterministic: true,
-  // Memory per input byte: web-ifc holds the model: the worker's peak grew 7.7x the input's growth
+  // Memory per input byte: web-ifc holds the model; the worker's peak grew 7.7x the input's growth
   // on 2.5 and 10 MB IFC files (bun bench/tools-big/per-byte.ts).
   limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 7.7 },
 } satisfies ToolManifest;

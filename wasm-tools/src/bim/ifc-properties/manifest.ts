@@ -22,8 +22,8 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["json", "csv"] },
   params,
   deterministic: true,
-  // Memory per input byte: web-ifc holds the model and the properties are gathered in memory: the
-  // worker's peak grew 21.9x the input's growth on 2.5 and 10 MB IFC files (bun
+  // Memory per input byte: web-ifc holds the model and the properties are gathered in memory; the
+  // worker's peak grew 22.2x the input's growth on 2.5 and 10 MB IFC files (bun
   // bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 21.9 },
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 22.2 },
 } satisfies ToolManifest;

@@ -21,7 +21,7 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["glb"] },
   params,
   deterministic: true,
-  // Memory per input byte: web-ifc holds the model: the worker's peak grew 9.2x the input's growth
+  // Memory per input byte: web-ifc holds the model; the worker's peak grew 12.1x the input's growth
   // on 2.5 and 10 MB IFC files (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 9.2 },
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 12.1 },
 } satisfies ToolManifest;

@@ -29,8 +29,8 @@ export const manifest = {
   io: { accepts: ["step", "iges", "brep"], produces: ["glb", "stl", "obj"] },
   params,
   deterministic: true,
-  // Memory per input byte: OCCT holds the model and its mesh: the worker's peak grew 19.9x the
+  // Memory per input byte: OCCT holds the model and its mesh; the worker's peak grew 20.1x the
   // input's growth converting 0.9 and 3.5 MB STEP assemblies to GLB (bun
   // bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 19.9 },
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 20.1 },
 } satisfies ToolManifest;

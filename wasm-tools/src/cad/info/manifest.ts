@@ -14,7 +14,7 @@ export const manifest = {
   io: { accepts: ["step", "iges", "brep"], produces: ["json"] },
   params,
   deterministic: true,
-  // Memory per input byte: OCCT holds the model and its mesh: the worker's peak grew 19.2x the
+  // Memory per input byte: OCCT holds the model and its mesh; the worker's peak grew 20.3x the
   // input's growth on 0.9 and 3.5 MB STEP assemblies (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 19.2 },
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 20.3 },
 } satisfies ToolManifest;

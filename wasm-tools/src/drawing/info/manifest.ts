@@ -13,7 +13,7 @@ export const manifest = {
   io: { accepts: ["dwg", "dxf"], produces: ["json"] },
   params,
   deterministic: true,
-  // Memory per input byte: the parsed drawing is held in memory: the worker's peak grew 27.3x the
+  // Memory per input byte: the parsed drawing is held in memory; the worker's peak grew 31x the
   // input's growth on 1.2 and 4.9 MB DXF files (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 27.3 },
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 31 },
 } satisfies ToolManifest;

@@ -25,7 +25,7 @@ export const manifest = {
   io: { accepts: ["dwg", "dxf"], produces: ["pdf"] },
   params,
   deterministic: true,
-  // Memory per input byte: the parsed drawing and its PDF are held in memory: the worker's peak grew
-  // 43.8x the input's growth on 1.2 and 4.9 MB DXF files (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 43.8 },
+  // Memory per input byte: the parsed drawing and its PDF are held in memory; the worker's peak grew
+  // 74.7x the input's growth on 1.2 and 4.9 MB DXF files (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 74.7 },
 } satisfies ToolManifest;

@@ -14,7 +14,7 @@ export const manifest = {
   io: { accepts: ["dwg", "dxf"], produces: ["svg"] },
   params,
   deterministic: true,
-  // Memory per input byte: the parsed drawing and its SVG text are held in memory: the worker's peak
-  // grew 95.4x the input's growth on 1.2 and 4.9 MB DXF files (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 95.4 },
+  // Memory per input byte: the parsed drawing and its SVG text are held in memory; the worker's peak
+  // grew 92.9x the input's growth on 1.2 and 4.9 MB DXF files (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 92.9 },
 } satisfies ToolManifest;

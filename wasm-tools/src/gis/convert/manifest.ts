@@ -30,9 +30,8 @@ export const manifest = {
   deterministic: true,
   // Inputs and outputs stream through host files where the host has them (the server); a
   // GeoTIFF or a zipped shapefile is still read whole. 2 GB: the engine's 32-bit file offsets.
-  // Memory per input byte: the worker's peak grew 7.1x the input's growth converting 4 and 16 MB
-  // GeoJSON to GeoPackage with the input mounted and the output in memory, as in the browser (0.8x
-  // to CSV; the GeoPackage's index and SQLite's pages grow with it) (bun
-  // bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 7.1 },
+  // Memory per input byte: the worker's peak grew 2.7x the input's growth converting 4 and 16 MB
+  // GeoJSON to GeoPackage with the input mounted and the output in memory, as in the browser (0.1x
+  // to CSV) (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 2.7 },
 } satisfies ToolManifest;

@@ -34,8 +34,8 @@ export const manifest = {
   deterministic: true,
   // Inputs and outputs stream through host files where the host has them (the server); a
   // GeoTIFF or a zipped shapefile is still read whole. 2 GB: the engine's 32-bit file offsets.
-  // Memory per input byte: the worker's peak grew 11.8x the input's growth reprojecting 4 and 16 MB
+  // Memory per input byte: the worker's peak grew 4.6x the input's growth reprojecting 4 and 16 MB
   // GeoJSON to EPSG:3857 with the input mounted and the GeoJSON output in memory, as in the browser
   // (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 11.8 },
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 1_200_000, memoryPerInputByte: 4.6 },
 } satisfies ToolManifest;

@@ -22,7 +22,7 @@ export const manifest = {
   io: { accepts: ["stl", "obj", "ply", "glb", "gltf", "3mf"], produces: ["stl", "obj", "ply", "glb", "gltf", "3mf"] },
   params,
   deterministic: true,
-  // Memory per input byte: the mesh is held in memory: the worker's peak grew 8.2x the input's
+  // Memory per input byte: the mesh is held in memory; the worker's peak grew 8.4x the input's
   // growth converting 5.7 and 23 MB ASCII STL to GLB (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 8.2 },
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 300_000, memoryPerInputByte: 8.4 },
 } satisfies ToolManifest;

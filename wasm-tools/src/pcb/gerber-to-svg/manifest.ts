@@ -26,7 +26,7 @@ export const manifest = {
   io: { accepts: ["gerber", "excellon"], produces: ["svg"] },
   params,
   deterministic: true,
-  // Memory per input byte: the parsed layer and its SVG are held in memory: the worker's peak grew
-  // 33x the input's growth on 1.7 and 7 MB Gerber layers (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 64 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 33 },
+  // Memory per input byte: the parsed layer and its SVG are held in memory; the worker's peak grew
+  // 36.2x the input's growth on 1.7 and 7 MB Gerber layers (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 64 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 36.2 },
 } satisfies ToolManifest;

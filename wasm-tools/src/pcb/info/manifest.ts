@@ -19,7 +19,7 @@ export const manifest = {
   io: { accepts: ["gerber-zip", "zip", "gerber", "excellon"], produces: ["json"] },
   params,
   deterministic: true,
-  // Memory per input byte: the parsed layers are held in memory: the worker's peak grew 27.3x the
+  // Memory per input byte: the parsed layers are held in memory; the worker's peak grew 30x the
   // input's growth on 1.7 and 7 MB board ZIPs (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 128 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 27.3 },
+  limits: { maxInputBytes: 128 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 30 },
 } satisfies ToolManifest;

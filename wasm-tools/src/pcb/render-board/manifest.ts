@@ -39,7 +39,7 @@ export const manifest = {
   io: { accepts: ["gerber-zip", "zip"], produces: ["svg"] },
   params,
   deterministic: true,
-  // Memory per input byte: the parsed layers and the SVG are held in memory: the worker's peak grew
-  // 35.9x the input's growth on 1.7 and 7 MB board ZIPs (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 128 * 1024 * 1024, timeoutMs: 180_000, memoryPerInputByte: 35.9 },
+  // Memory per input byte: the parsed layers and the SVG are held in memory; the worker's peak grew
+  // 36x the input's growth on 1.7 and 7 MB board ZIPs (bun bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 128 * 1024 * 1024, timeoutMs: 180_000, memoryPerInputByte: 36 },
 } satisfies ToolManifest;
