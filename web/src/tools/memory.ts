@@ -44,6 +44,8 @@ export interface MemoryFacts {
   family: string;
   /** Its manifest's `limits.memoryPerInputByte` (absent: not measured, not checked). */
   memoryPerInputByte?: number;
+  /** Its manifest's `io.blobInputs`: the figure is for a mounted File, not for bytes. */
+  blobInputs?: boolean;
 }
 
 /** About how much memory `tool` needs for `bytes` of input, or null when its figure is not known. */

@@ -8,7 +8,7 @@ const onDevice = (slug: string) => (slug === "cad.convert" ? false : true);
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 /** The registry's manifests as RunDialog reads them: each tool's title, family and measured memory per input byte. */
-const memory = new Map(listManifests().map((m) => [m.slug, { title: m.title, family: m.family, memoryPerInputByte: m.limits?.memoryPerInputByte }]));
+const memory = new Map(listManifests().map((m) => [m.slug, { title: m.title, family: m.family, memoryPerInputByte: m.limits?.memoryPerInputByte, blobInputs: m.io.blobInputs }]));
 const facts = (nodes: ChoiceNode[], more: Partial<RunChoiceFacts> = {}): RunChoiceFacts => ({
   nodes,
   toolOnDevice: onDevice,
@@ -53,7 +53,8 @@ describe("the engine chosen, always with its reason", () => {
 
   it("the server when a step's tool would need more memory for the biggest file than this device gives a tab; picking the device stays allowed", () => {
     const rotate = memory.get("pdf.rotate")!;
-    const need = ENGINE_BYTES.pdf! + 300 * MB * rotate.memoryPerInputByte!;
+    // The run holds the file in the page as well: one byte more per input byte than Convert.
+    const need = ENGINE_BYTES.pdf! + 300 * MB * (rotate.memoryPerInputByte! + 1);
     const nodes = [node("source.upload"), node("op.pdf.rotate")];
     expect(autoRunEngine(facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need })).engine).toBe("device");
     const short = facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need - 1 });
@@ -61,6 +62,15 @@ describe("the engine chosen, always with its reason", () => {
     expect(deviceBlocked(short)).toBeNull();
     // Tools not known yet (the worker still starting) are not checked.
     expect(autoRunEngine({ ...short, toolMemory: () => undefined }).engine).toBe("device");
+  });
+
+  it("a tool measured on a mounted File is given bytes in a workflow: their copies count too", () => {
+    const convert = memory.get("gis.convert")!;
+    expect(convert.blobInputs).toBe(true);
+    const need = ENGINE_BYTES.gis! + 100 * MB * (convert.memoryPerInputByte! + 3);
+    const nodes = [node("source.upload"), node("op.gis.convert")];
+    expect(autoRunEngine(facts(nodes, { sizes: [100 * MB], memoryBudget: need })).engine).toBe("device");
+    expect(autoRunEngine(facts(nodes, { sizes: [100 * MB], memoryBudget: need - 1 })).engine).toBe("server");
   });
 
   it("the person's pick is said as the reason", () => {

@@ -71,7 +71,7 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   const facts = useMemo((): RunChoiceFacts => {
     const titles = new Map(catalog.map((e) => [e.type, e.title]));
     const slugs = deviceTools.data ? new Set(deviceTools.data.map((m) => m.slug)) : null;
-    const memory = new Map((deviceTools.data ?? []).map((m) => [m.slug, { title: m.title, family: m.family, memoryPerInputByte: m.limits?.memoryPerInputByte }]));
+    const memory = new Map((deviceTools.data ?? []).map((m) => [m.slug, { title: m.title, family: m.family, memoryPerInputByte: m.limits?.memoryPerInputByte, blobInputs: m.io.blobInputs }]));
     return {
       nodes: choiceNodes(graph, (type) => titles.get(type) ?? type),
       toolOnDevice: (slug) => (slugs ? slugs.has(slug) : undefined),
