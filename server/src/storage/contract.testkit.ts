@@ -4,6 +4,9 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { StorageError, StorageNotFound, type ObjectStore, type PartReceipt } from "./types";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** Streams `bytes` in `chunkSize` slices, optionally yielding to the event loop between them. */
 export function streamOf(bytes: Uint8Array, chunkSize = 64 * 1024, yieldEvery = 0): ReadableStream<Uint8Array> {
@@ -127,6 +130,26 @@ export function describeStoreContract(name: string, setup: () => Promise<ObjectS
         expect(await store.putBytes(key, bytes)).toEqual({ size: bytes.length, sha256: sha256Hex(bytes) });
         expect(await collect(await store.get(key))).toEqual(bytes);
         expect(await store.head(key)).toEqual({ size: bytes.length });
+      }
+    });
+
+    test("putFile and copyToFile, where a store has them: a file taken whole as an object (gone from its place), and an object copied out to a file", async () => {
+      if (!store.putFile || !store.copyToFile) return;
+      const dir = mkdtempSync(join(tmpdir(), "vektor-contract-"));
+      try {
+        const bytes = randomBytes(3 * 65_536 + 7);
+        const source = join(dir, "out.bin");
+        writeFileSync(source, bytes);
+        const key = freshKey();
+        expect(await store.putFile(key, source)).toEqual({ size: bytes.length, sha256: sha256Hex(bytes) });
+        expect(existsSync(source)).toBe(false);
+        expect(await collect(await store.get(key))).toEqual(bytes);
+        const copy = join(dir, "copy.bin");
+        await store.copyToFile(key, copy);
+        expect(new Uint8Array(readFileSync(copy))).toEqual(bytes);
+        expect(await store.copyToFile(`${key}-missing`, join(dir, "none")).catch((err) => err)).toBeInstanceOf(StorageNotFound);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
     });
 

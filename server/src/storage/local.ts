@@ -4,7 +4,7 @@
  * write leaves nothing behind.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
@@ -71,6 +71,34 @@ export class LocalStore implements ObjectStore {
       throw err;
     }
     return { size: bytes.byteLength, sha256 };
+  }
+
+  /**
+   * Takes the file at `path` (a tool's output in its job folder) as the object `key`: hashed a
+   * block at a time through one buffer, then moved into place (copied where `path` is on another
+   * file system). A gigabyte output is neither written a second time nor held in memory. The
+   * file is the store's afterwards: the caller must not use `path` again.
+   */
+  async putFile(key: string, path: string): Promise<{ size: number; sha256: string }> {
+    const dest = this.pathOf(key);
+    const sha256 = await this.hashFile(path);
+    const { size } = await stat(path);
+    await this.inFolder(dest, () =>
+      rename(path, dest).catch(async (err) => {
+        if ((err as { code?: string }).code !== "EXDEV") throw err;
+        const tmp = await this.tempPath();
+        await copyFile(path, tmp);
+        await moveIntoPlace(tmp, dest);
+      }),
+    );
+    return { size, sha256 };
+  }
+
+  /** Copies the object to the file `dest` in the kernel (copy_file_range; a reflink where the file system has them): no byte passes through this process. */
+  async copyToFile(key: string, dest: string): Promise<void> {
+    await copyFile(this.pathOf(key), dest).catch((err) => {
+      throw isMissing(err) ? new StorageNotFound(key) : err;
+    });
   }
 
   /** Runs `write` of `path`; when its folder is missing (first use, or removed since), makes it and runs it again. */

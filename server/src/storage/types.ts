@@ -38,6 +38,10 @@ export interface ObjectStore {
    * Request itself so the runtime can write it natively.
    */
   putRequest?(key: string, request: Request, opts?: { maxBytes?: number }): Promise<{ size: number; sha256: string }>;
+  /** Optional fast path for a file on this host's disk (local disk), which it takes: same contract as `put`; the caller must not use `path` afterwards. */
+  putFile?(key: string, path: string): Promise<{ size: number; sha256: string }>;
+  /** Optional: the object copied to the file `dest` on this host (local disk) without passing through this process. Throws StorageNotFound when missing. */
+  copyToFile?(key: string, dest: string): Promise<void>;
   /** Optional fast path for bytes already in memory (local disk): same contract as `put`. */
   putBytes?(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }>;
   /** Optional: the object (or a range) as a file-backed Blob, which a Response sends with sendfile. */

@@ -32,16 +32,13 @@ export class JobFiles {
     return join(this.dir, "out");
   }
 
-  /** Streams `body` to disk under the input's own name; answers the input as the tool gets it. */
-  async stage(input: { name: string; mime?: string; size: number }, body: ReadableStream<Uint8Array>): Promise<ToolInput> {
+  /** Has `fill` write the input to disk under its own name; answers the input as the tool gets it. */
+  async stage(input: { name: string; mime?: string; size: number }, fill: (path: string) => Promise<void>): Promise<ToolInput> {
     // A folder per input: two inputs of one name do not meet, and each folder is mounted alone.
     const folder = join(this.dir, "in", String(this.staged++));
     await mkdir(folder, { recursive: true });
     const path = join(folder, input.name.replace(/[/\\\0]/g, "_") || "input");
-    // Chunk by chunk through a file sink: nothing of the input is held beyond the chunk in hand.
-    const sink = Bun.file(path).writer();
-    for await (const chunk of body) await sink.write(chunk);
-    await sink.end();
+    await fill(path);
     const bytes = await Bun.file(path).slice(0, HEAD_BYTES).bytes();
     return { name: input.name, mime: input.mime, bytes, path, size: input.size };
   }
@@ -51,14 +48,25 @@ export class JobFiles {
    * A path outside the output folder is refused: the worker names it, and only that folder is the job's.
    */
   body(out: ToolOutput): ReadableStream<Uint8Array> {
-    if (!out.path) return bytesBody(out);
-    if (!resolve(out.path).startsWith(`${this.outputDir}/`)) throw new Error(`The tool named an output outside its folder: ${out.path}`);
-    return readChunks(out.path);
+    return out.path ? readChunks(this.outputPath(out.path)) : bytesBody(out);
+  }
+
+  /** An output file the tool named: refused unless inside the output folder (the worker names it, and only that folder is the job's). */
+  outputPath(path: string): string {
+    if (!resolve(path).startsWith(`${this.outputDir}/`)) throw new Error(`The tool named an output outside its folder: ${path}`);
+    return path;
   }
 
   remove(): Promise<void> {
     return rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Writes `body` to `path` chunk by chunk through a file sink: nothing of it is held beyond the chunk in hand. */
+export async function streamToFile(body: ReadableStream<Uint8Array>, path: string): Promise<void> {
+  const sink = Bun.file(path).writer();
+  for await (const chunk of body) await sink.write(chunk);
+  await sink.end();
 }
 
 /** An output's bytes as a stream, for a job without a folder (its outputs carry their bytes). */

@@ -20,7 +20,7 @@ import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type D
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
-import { bytesBody, JobFiles } from "./job-files";
+import { bytesBody, JobFiles, streamToFile } from "./job-files";
 import { handedBack } from "../queue/held";
 import type { JobEnds } from "../queue/ends";
 import type { JobTrace } from "../lib/job-trace";
@@ -168,10 +168,22 @@ export class ToolRun implements KindExecutor {
       if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
       const tooLarge = sizeProblem(row.type, { name: f.filename, size: f.size }, limit, "on this server");
       if (tooLarge) return { code: "INPUT_TOO_LARGE", message: tooLarge };
-      const body = await this.store.get(f.storageKey);
-      inputs.push(files ? await files.stage({ name: f.filename, mime: f.mime, size: f.size }, body) : { name: f.filename, bytes: await new Response(body).bytes(), mime: f.mime });
+      const meta = { name: f.filename, mime: f.mime, size: f.size };
+      inputs.push(files ? await files.stage(meta, (dest) => this.copyObject(f.storageKey, dest)) : { ...meta, size: undefined, bytes: await this.readObject(f.storageKey) });
     }
     return inputs;
+  }
+
+  /** An object's bytes: read in one go where the store gives a file (a small input, since big ones go to host-file tools). */
+  private async readObject(key: string): Promise<Uint8Array> {
+    if (this.store.getBlob) return (await this.store.getBlob(key)).bytes();
+    return new Response(await this.store.get(key)).bytes();
+  }
+
+  /** An object copied into a job's folder: by the kernel where the store is this host's disk, else streamed. */
+  private async copyObject(key: string, dest: string): Promise<void> {
+    if (this.store.copyToFile) return this.store.copyToFile(key, dest);
+    await streamToFile(await this.store.get(key), dest);
   }
 
   private async succeed(row: JobRow, outputs: ToolOutput[], files: JobFiles | null): Promise<void> {
@@ -227,9 +239,16 @@ export class ToolRun implements KindExecutor {
     const userId = row.userId!;
     const id = newId("f");
     const key = `u/${userId}/${id}`;
-    const put = !out.path && this.store.putBytes ? await this.store.putBytes(key, out.bytes) : await this.store.put(key, files ? files.body(out) : bytesBody(out));
+    const put = await this.storeObject(key, out, files);
     const format = candidateFormats(out.mime, out.name)[0]?.id ?? null;
     return { id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() };
+  }
+
+  /** An output's object: its file in the job's folder taken whole where the store can (moved, not copied), else streamed; its bytes in one write where the store can. */
+  private storeObject(key: string, out: ToolOutput, files: JobFiles | null): Promise<{ size: number; sha256: string }> {
+    if (out.path && files && this.store.putFile) return this.store.putFile(key, files.outputPath(out.path));
+    if (!out.path && this.store.putBytes) return this.store.putBytes(key, out.bytes);
+    return this.store.put(key, files ? files.body(out) : bytesBody(out));
   }
 
   /**
