@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from "../server/test/harness";
 import { writePointsGeojson } from "../wasm-tools/src/gis/testing/big-geojson";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makeGeoJson } from "./support/inputs";
-import { downloadResults, engineChosen, fillParams, requireWebBuild, waitForDone } from "./support/web";
+import { downloadResults, rendererMemory, requireWebBuild, runOnDevice } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_GIS_STREAM_MB ?? 48);
 const dir = mkdtempSync(join(tmpdir(), "gis-stream-e2e-"));
@@ -33,28 +33,6 @@ function featureCount(path: string): number {
   return count;
 }
 
-/** The renderer processes' memory (VmHWM: peak, VmRSS: now) in MB, through the browser's process list: for the record only. */
-async function rendererMemory(): Promise<string> {
-  const cdp = await browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; id: number }[] };
-    const shown = processInfo
-      .filter((p) => p.type === "renderer")
-      .map((p) => {
-        try {
-          const status = readFileSync(`/proc/${p.id}/status`, "utf8");
-          const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-          return `pid ${p.id}: peak ${Math.round(kb("VmHWM") / 1024)} MB, now ${Math.round(kb("VmRSS") / 1024)} MB`;
-        } catch {
-          return `pid ${p.id}: not readable`;
-        }
-      });
-    return shown.join("; ");
-  } finally {
-    await cdp.detach();
-  }
-}
-
 beforeAll(async () => {
   requireWebBuild();
   srv = await startTestServer();
@@ -69,42 +47,31 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Picks `path` (streamed from disk by Playwright, not held here) and runs `slug` on it on this device, to the end. */
-async function runHere(path: string, slug: string, params: Record<string, unknown>): Promise<void> {
-  await page.getByLabel("Files", { exact: true }).setInputFiles(path);
-  await page.getByLabel("Tool", { exact: true }).selectOption(slug);
-  await fillParams(page, params);
-  await engineChosen(page, "This device");
-  await page.getByRole("button", { name: "Run" }).click();
-  await waitForDone(page, 600_000);
-  expect(await page.getByRole("status").textContent()).toStartWith("Done on this device");
-}
-
 describe("a GIS file streamed into the engine in the browser", () => {
   test(`gis.info and gis.convert read a ${SIZE_MB} MB GeoJSON through WORKERFS on this device: every feature counted, every feature in the CSV`, async () => {
     // The engine loaded first on a small file, so the big runs' memory is the file's alone.
     const small = join(dir, "small.geojson");
     await Bun.write(small, makeGeoJson());
-    await runHere(small, "gis.convert", { to: "csv" });
+    await runOnDevice(page, small, "gis.convert", { to: "csv" });
     const tools = page.workers().find((w) => w.url().includes("tool"));
     expect(tools).toBeDefined();
     // What WORKERFS needs: a dedicated worker with FileReaderSync (the engine's mount reads through it).
     expect(await tools!.evaluate(() => typeof FileReaderSync)).toBe("function");
     const big = await writePointsGeojson(join(dir, "points.geojson"), SIZE_MB);
     const count = featureCount(big);
-    const record = [`${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON, ${count} points; renderer memory at first: ${await rendererMemory()}`];
+    const record = [`${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON, ${count} points; renderer memory at first: ${await rendererMemory(browser)}`];
 
     // gis.info writes a few lines: what it holds is what reading the input costs.
     let started = performance.now();
-    await runHere(big, "gis.info", {});
-    record.push(`after gis.info (${((performance.now() - started) / 1000).toFixed(1)} s): ${await rendererMemory()}`);
+    await runOnDevice(page, big, "gis.info", {});
+    record.push(`after gis.info (${((performance.now() - started) / 1000).toFixed(1)} s): ${await rendererMemory(browser)}`);
     const [report] = await downloadResults(page);
     const info = JSON.parse(new TextDecoder().decode(report!.bytes)) as { layers: { featureCount: number }[] };
     expect(info.layers.map((l) => l.featureCount)).toEqual([count]);
 
     started = performance.now();
-    await runHere(big, "gis.convert", { to: "csv" });
-    record.push(`after gis.convert to CSV (${((performance.now() - started) / 1000).toFixed(1)} s): ${await rendererMemory()}`);
+    await runOnDevice(page, big, "gis.convert", { to: "csv" });
+    record.push(`after gis.convert to CSV (${((performance.now() - started) / 1000).toFixed(1)} s): ${await rendererMemory(browser)}`);
     console.log(`[gis-stream] ${record.join("\n  ")}`);
     const [out] = await downloadResults(page);
     expect(out!.name).toBe("points.csv");

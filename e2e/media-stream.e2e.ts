@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../server/test/harness";
 import { toneWav } from "../wasm-tools/src/testing/wav";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
-import { downloadResults, engineChosen, fillParams, requireWebBuild, waitForDone } from "./support/web";
+import { downloadResults, rendererMemory, requireWebBuild, runOnDevice } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_MEDIA_STREAM_MB ?? 48);
 /** 16-bit stereo at 44.1 kHz. */
@@ -23,27 +23,6 @@ const dir = mkdtempSync(join(tmpdir(), "media-stream-e2e-"));
 let srv: TestServer;
 let browser: Browser;
 let page: Page;
-
-/** The renderer processes' peak memory (VmHWM) in MB, through the browser's process list: for the record only. */
-async function rendererPeak(): Promise<string> {
-  const cdp = await browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; id: number }[] };
-    const peak = (pid: number) => {
-      try {
-        return `${Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024)} MB`;
-      } catch {
-        return "not readable";
-      }
-    };
-    return processInfo
-      .filter((p) => p.type === "renderer")
-      .map((p) => peak(p.id))
-      .join(", ");
-  } finally {
-    await cdp.detach();
-  }
-}
 
 beforeAll(async () => {
   requireWebBuild();
@@ -59,17 +38,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Picks `path` and runs `slug` on it on this device, to the end. */
-async function runHere(path: string, slug: string, params: Record<string, unknown>): Promise<void> {
-  await page.getByLabel("Files", { exact: true }).setInputFiles(path);
-  await page.getByLabel("Tool", { exact: true }).selectOption(slug);
-  await fillParams(page, params);
-  await engineChosen(page, "This device");
-  await page.getByRole("button", { name: "Run" }).click();
-  await waitForDone(page, 600_000);
-  expect(await page.getByRole("status").textContent()).toStartWith("Done on this device");
-}
-
 /** ffprobe's duration of a download, in seconds. */
 function duration(bytes: Uint8Array, name: string): number {
   const path = join(dir, `probe-${name}`);
@@ -82,17 +50,17 @@ describe("media streamed into ffmpeg in the browser", () => {
   test(`media.transcode reads a ${SIZE_MB} MB WAV through WORKERFS on this device; media.thumbnail a video`, async () => {
     const small = join(dir, "small.wav");
     writeFileSync(small, toneWav({ seconds: 1 }));
-    await runHere(small, "media.transcode", { to: "mp3" }); // the core compiles once, outside the measured run
+    await runOnDevice(page, small, "media.transcode", { to: "mp3" }); // the core compiles once, outside the measured run
     const tools = page.workers().find((w) => w.url().includes("tool"));
     expect(await tools!.evaluate(() => typeof FileReaderSync)).toBe("function");
 
     const seconds = Math.round((SIZE_MB * 2 ** 20) / WAV_BYTES_PER_SECOND);
     const big = join(dir, "survey.wav");
     writeFileSync(big, toneWav({ seconds, rate: 44_100, channels: 2 }));
-    const before = await rendererPeak();
+    const before = await rendererMemory(browser);
     const started = performance.now();
-    await runHere(big, "media.transcode", { to: "mp3", bitrateKbps: 64 });
-    console.log(`[media-stream] ${SIZE_MB} MB WAV to MP3 in ${((performance.now() - started) / 1000).toFixed(1)} s; renderer peaks before ${before}, after ${await rendererPeak()}`);
+    await runOnDevice(page, big, "media.transcode", { to: "mp3", bitrateKbps: 64 });
+    console.log(`[media-stream] ${SIZE_MB} MB WAV to MP3 in ${((performance.now() - started) / 1000).toFixed(1)} s; renderer peaks before ${before}, after ${await rendererMemory(browser)}`);
     const [mp3] = await downloadResults(page);
     expect(mp3!.name).toBe("survey.mp3");
     expect(Math.abs(duration(mp3!.bytes, mp3!.name) - seconds)).toBeLessThan(0.5);
@@ -100,7 +68,7 @@ describe("media streamed into ffmpeg in the browser", () => {
     const video = join(dir, "site.mp4");
     const made = Bun.spawnSync(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=4", "-c:v", "libx264", "-pix_fmt", "yuv420p", video]);
     expect(made.exitCode).toBe(0);
-    await runHere(video, "media.thumbnail", { format: "png", width: 160 });
+    await runOnDevice(page, video, "media.thumbnail", { format: "png", width: 160 });
     const [png] = await downloadResults(page);
     expect([png!.name, [...png!.bytes.subarray(1, 4)], new DataView(png!.bytes.buffer).getUint32(16)]).toEqual(["site.png", [0x50, 0x4e, 0x47], 160]);
   }, 900_000);

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { choiceLabel, humanize } from "../../web/src/components/params-form";
 
 export const WEB_DIST = join(import.meta.dir, "..", "..", "web", "dist");
@@ -80,4 +80,37 @@ export async function engineChosen(page: Page, name: "This device" | "Server"): 
   if (await radio.isChecked()) return;
   const alert = (await page.getByRole("alert").first().textContent().catch(() => null)) ?? "";
   throw new Error(`"${name}" was not chosen to run the tool within 30 s${alert ? `; the page says: ${alert}` : ""}`);
+}
+
+/** Picks `path` (streamed from disk by Playwright, not held here) and runs `slug` on it on this device, to the end. */
+export async function runOnDevice(page: Page, path: string, slug: string, params: Record<string, unknown>): Promise<void> {
+  await page.getByLabel("Files", { exact: true }).setInputFiles(path);
+  await page.getByLabel("Tool", { exact: true }).selectOption(slug);
+  await fillParams(page, params);
+  await engineChosen(page, "This device");
+  await page.getByRole("button", { name: "Run" }).click();
+  await waitForDone(page, 600_000);
+  if (!(await page.getByRole("status").textContent())?.startsWith("Done on this device")) throw new Error(`${slug} did not finish on this device`);
+}
+
+/** The renderer processes' memory (VmHWM: peak, VmRSS: now) in MB, through the browser's process list: for the record only. */
+export async function rendererMemory(browser: Browser): Promise<string> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; id: number }[] };
+    return processInfo
+      .filter((p) => p.type === "renderer")
+      .map((p) => {
+        try {
+          const status = readFileSync(`/proc/${p.id}/status`, "utf8");
+          const mb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+          return `pid ${p.id}: peak ${mb("VmHWM")} MB, now ${mb("VmRSS")} MB`;
+        } catch {
+          return `pid ${p.id}: not readable`;
+        }
+      })
+      .join("; ");
+  } finally {
+    await cdp.detach();
+  }
 }
