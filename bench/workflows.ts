@@ -346,7 +346,7 @@ interface CpuRound {
 const DRAIN_MS = 2000;
 const totalCpuMs = (ph: Phase, runs: number) => ((ph.cpu.server + ph.cpu.workers + ph.cpu.pg) * 1000) / runs;
 
-/** Claim statements per run over a phase (pg_stat_statements), and those that found no job. */
+/** Claim statements per run over a phase (pg_stat_statements), and those that found no job (a claim answers a row per job taken, one row of nulls when due work was held back, none when it found nothing). */
 function claimsPerRun(ph: Phase, runs: number): { claims: number; empty: number } {
   const claims = ph.statements?.filter((st) => /skip locked/i.test(st.query));
   if (!claims) return { claims: NaN, empty: NaN };

@@ -59,25 +59,27 @@ export function claimStatement(db: Db, which: SQL, args: ClaimArgs, limit = 1) {
 }
 
 /**
- * claimStatement as a CTE, read back in one row per claimed job, or one row of nulls when none
- * was: each carries `more` (the lane's due jobs in the statement's snapshot, where the claimed
- * ones still count, outnumber those claimed) and, with `withInputs` (tool jobs), `inputFiles`:
- * the rows of its input files that the tool run reads (in no particular order; a file gone is
- * absent), so the tool starts without another round trip.
+ * claimStatement as a CTE, read back in one row per claimed job; when none was, one row of nulls
+ * if due work was there all the same (held back by the limits or by another claim's locks), no
+ * row if nothing was (so the statement's row count still tells an empty claim). Each row carries
+ * `more` (the lane's due jobs in the statement's snapshot, where the claimed ones still count,
+ * outnumber those claimed) and, with `withInputs` (tool jobs), `inputFiles`: the rows of its
+ * input files that the tool run reads (in no particular order; a file gone is absent), so the
+ * tool starts without another round trip.
  */
 export async function claimJobs(db: Db, which: SQL, args: ClaimArgs, limit: number, withInputs: boolean): Promise<Claim> {
   const claimed = db.$with("claimed").as(claimStatement(db, which, args, limit));
   const columns = claimed as unknown as Record<keyof JobRow, SQL.Aliased>;
   const jobColumns = Object.fromEntries(Object.keys(getTableColumns(job)).map((k) => [k, columns[k as keyof JobRow]]));
   const due = sql`(select count(*) from (select 1 from ${job} c where c.lane = ${args.lane} and ((${QUEUED}) or (${EXPIRED})) limit ${limit + 1}) d)`;
-  const more = sql<boolean>`${due} > (select count(*) from ${claimed})`.as("more");
-  const fields: Record<string, SQL | SQL.Aliased> = { ...jobColumns, more };
+  const fields: Record<string, SQL | SQL.Aliased> = { ...jobColumns, more: sql<boolean>`m.more` };
   if (withInputs) fields.inputFiles = inputFilesOf(columns.inputFileIds);
   const rows = await db
     .with(claimed)
     .select(fields)
-    .from(sql`(select 1) as one`)
-    .leftJoin(claimed, sql`true`);
+    .from(sql`(select ${due} > (select count(*) from ${claimed}) as more) as m`)
+    .leftJoin(claimed, sql`true`)
+    .where(sql`"claimed"."id" is not null or m.more`);
   const jobs = rows.filter((r) => r.id !== null).map(({ more: _, ...row }) => row as unknown as ClaimedJob);
   return { rows: jobs, more: Boolean(rows[0]?.more) };
 }
