@@ -187,7 +187,8 @@ async function timedBatch(client: VektorClient, c: Cluster, fileIds: string[], w
   const gaps = workers === 1 ? jobs.slice(1).map((j, i) => Number(j.s) - Number(jobs[i].f)) : [];
   const calls = statements.reduce((s, x) => s + x.calls, 0);
   const dbMs = statements.reduce((s, x) => s + x.ms, 0);
-  const claim = statements.find((s) => /^update "?job"? set "?status"? = .*"?attempts"? = "?job"?\."?attempts"?/i.test(s.query));
+  // The claim: an UPDATE of the job row taking a lease, alone or as the "claimed" CTE (queue/claim.ts).
+  const claim = statements.find((s) => /^(with "claimed" as \()?update "?job"? set "?status"? = .*"?attempts"? = "?job"?\."?attempts"?/i.test(s.query));
   return {
     workers,
     wallMs,
