@@ -13,7 +13,9 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["json"] },
   params,
   deterministic: true,
-  // Memory per input byte: web-ifc holds the model; the worker's peak grew 7.7x the input's growth
-  // on 2.5 and 10 MB IFC files (bun bench/tools-big/per-byte.ts).
+  // web-ifc holds the whole model: nothing streams. The process's peak grew 7.7x the input's growth
+  // on 2.5 and 10 MB IFC files (bun bench/tools-big/per-byte.ts) and 7.1-7.4x on models of walls
+  // made in code (bench/lib/big-ifc.ts) of 300 and 511 MB (+2.2 and +3.6 GB): the 512 MB limit
+  // keeps one job within about 4 GB.
   limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 7.7 },
 } satisfies ToolManifest;

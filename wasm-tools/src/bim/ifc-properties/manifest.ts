@@ -22,8 +22,9 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["json", "csv"] },
   params,
   deterministic: true,
-  // Memory per input byte: web-ifc holds the model and the properties are gathered in memory; the
-  // worker's peak grew 22.2x the input's growth on 2.5 and 10 MB IFC files (bun
-  // bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 22.2 },
+  // web-ifc holds the whole model and the properties are gathered in memory: nothing streams. The
+  // process's peak grew 22.2x the input's growth on 2.5 and 10 MB IFC files (bun
+  // bench/tools-big/per-byte.ts) and 12.7x (+2.6 GB) on a 200 MB model of walls made in code
+  // (bench/lib/big-ifc.ts). The limit keeps one job within about 4 GB.
+  limits: { maxInputBytes: 300 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 22.2 },
 } satisfies ToolManifest;

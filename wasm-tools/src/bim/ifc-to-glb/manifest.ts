@@ -21,7 +21,10 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["glb"] },
   params,
   deterministic: true,
-  // Memory per input byte: web-ifc holds the model; the worker's peak grew 12.1x the input's growth
-  // on 2.5 and 10 MB IFC files (bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 12.1 },
+  // web-ifc holds the whole model, and the GLB is built in memory beside it: nothing streams. The
+  // process's peak grew 12.1x the input's growth on 2.5 and 10 MB IFC files (bun
+  // bench/tools-big/per-byte.ts), and 23-28x on models of walls made in code (bench/lib/big-ifc.ts)
+  // of 60 to 200 MB (+1.7 GB at 60 MB, +3.5 GB at 150 MB, +5.7 GB at 200 MB). The limit keeps one job
+  // within about 4.5 GB.
+  limits: { maxInputBytes: 160 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 28 },
 } satisfies ToolManifest;
