@@ -80,8 +80,8 @@ export function makeRunner(
   handlers: JobHandlers,
   opts: Partial<RunnerOptions> & Partial<ToolRunOptions> & { pool?: WorkerPool; limits?: { perUser: number; global: number }; log?: Logger } = {},
 ): JobRunner {
-  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, log: runnerLog = log, timeoutMs = 600_000, maxInputBytes = 1 << 30, ...rest } = opts;
-  const toolRun = new ToolRun(q.db, q.store, pool, handlers.tool, { timeoutMs, maxInputBytes });
+  const { pool = new WorkerPool(0, log), limits = { perUser: 100, global: 0 }, log: runnerLog = log, timeoutMs = 600_000, maxInputBytes = 1 << 30, scratchDir, hostFilesFrom, ...rest } = opts;
+  const toolRun = new ToolRun(q.db, q.store, pool, handlers.tool, { timeoutMs, maxInputBytes, scratchDir, hostFilesFrom });
   const runner = new JobRunner(q.db, runnerLog, { leaseMs: 30_000, pollMs: 50, controlLanes: 1, toolLanes: pool.size, ...rest }, handlers, { "tool.run": toolRun }, async () => limits);
   live.push({ runner, pool });
   return runner;

@@ -1,11 +1,13 @@
 /**
  * The runner's tool lane with a real worker pool and real tools: a long run does not hold up
- * control jobs, a cancel stops a run, a failing onSettled records nothing, and a job of a dead
- * process is taken back and its outputs recorded once.
+ * control jobs, a cancel stops a run, a failing onSettled records nothing, a job of a dead
+ * process is taken back and its outputs recorded once, and a host-file tool gets small inputs as
+ * bytes, without a job folder.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
+import { getTool } from "@vektor/wasm-tools";
 import { join } from "node:path";
 import { file, job } from "../db/schema";
 import type { ToolOutcome, ToolRunHandler } from "../queue/registry";
@@ -190,5 +192,32 @@ describe("stop (graceful shutdown)", () => {
     await runner.stop(SLOW);
     expect(await jobRow(q.db, id)).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(await outputsOf(id)).toHaveLength(2);
+  }, TEST_TIMEOUT);
+});
+
+describe("a tool that reads host files", () => {
+  /** A job folder cannot be made under a file: a run that needs one cannot start. */
+  function unusableScratch(): string {
+    const blocker = join(q.dir, `blocker-${Date.now()}`);
+    writeFileSync(blocker, "");
+    return join(blocker, "tmp");
+  }
+
+  test("gets an input under HOST_FILES_FROM as bytes (no job folder), and one at or over it staged in a job folder", async () => {
+    expect(getTool("pdf.rotate")?.manifest.io.hostFiles).toBe(true);
+    const input = await uploadPdf(q, userId, 1);
+    const small = await insertToolJob(q.db, { userId, type: "pdf.rotate", params: { degrees: 90 }, inputFileIds: [input] });
+    makeRunner(q, handlerSet(), { pool: new WorkerPool(1, log), scratchDir: unusableScratch() }).start();
+    await waitForStatus(q.db, small, "succeeded", SLOW);
+    await stopRunners();
+    // The same input counted as big: the run needs its folder, cannot make it, and is not recorded as done.
+    const big = await insertToolJob(q.db, { userId, type: "pdf.rotate", params: { degrees: 90 }, inputFileIds: [input] });
+    makeRunner(q, handlerSet(), { pool: new WorkerPool(1, log), scratchDir: unusableScratch(), hostFilesFrom: 0 }).start();
+    const tried = await waitFor("the big job's first attempt to end", async () => {
+      const row = await jobRow(q.db, big);
+      return row.errorCode ? row : null;
+    }, SLOW);
+    expect(tried).toMatchObject({ errorCode: "TOOL_FAILED", outputFileIds: [] });
+    expect(tried.status).not.toBe("succeeded");
   }, TEST_TIMEOUT);
 });
