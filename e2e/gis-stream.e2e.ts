@@ -12,15 +12,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../server/test/harness";
 import { writePointsGeojson } from "../wasm-tools/src/gis/testing/big-geojson";
-import { closeAll, launchChromium, logPageErrors } from "./support/browser";
+import { closeDevicePage, openDevicePage, type DevicePage } from "./support/device-page";
 import { makeGeoJson } from "./support/inputs";
-import { downloadResults, rendererMemory, requireWebBuild, runOnDevice } from "./support/web";
+import { downloadResults, rendererMemory, runOnDevice } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_GIS_STREAM_MB ?? 48);
 const dir = mkdtempSync(join(tmpdir(), "gis-stream-e2e-"));
-let srv: TestServer;
+let opened: Partial<DevicePage> = {};
 let browser: Browser;
 let page: Page;
 
@@ -33,17 +32,10 @@ function featureCount(path: string): number {
   return count;
 }
 
-beforeAll(async () => {
-  requireWebBuild();
-  srv = await startTestServer();
-  browser = await launchChromium();
-  page = logPageErrors(await browser.newPage({ acceptDownloads: true, viewport: { width: 1280, height: 900 } }));
-  await page.goto(srv.url);
-  await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
-}, 120_000);
+beforeAll(async () => void ({ browser, page } = opened = await openDevicePage()), 120_000);
 
 afterAll(async () => {
-  await closeAll(browser, srv);
+  await closeDevicePage(opened);
   rmSync(dir, { recursive: true, force: true });
 });
 

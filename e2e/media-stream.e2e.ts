@@ -11,30 +11,22 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../server/test/harness";
 import { toneWav } from "../wasm-tools/src/testing/wav";
-import { closeAll, launchChromium, logPageErrors } from "./support/browser";
-import { downloadResults, rendererMemory, requireWebBuild, runOnDevice } from "./support/web";
+import { closeDevicePage, openDevicePage, type DevicePage } from "./support/device-page";
+import { downloadResults, rendererMemory, runOnDevice } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_MEDIA_STREAM_MB ?? 48);
 /** 16-bit stereo at 44.1 kHz. */
 const WAV_BYTES_PER_SECOND = 176_400;
 const dir = mkdtempSync(join(tmpdir(), "media-stream-e2e-"));
-let srv: TestServer;
+let opened: Partial<DevicePage> = {};
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  requireWebBuild();
-  srv = await startTestServer();
-  browser = await launchChromium();
-  page = logPageErrors(await browser.newPage({ acceptDownloads: true, viewport: { width: 1280, height: 900 } }));
-  await page.goto(srv.url);
-  await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
-}, 120_000);
+beforeAll(async () => void ({ browser, page } = opened = await openDevicePage()), 120_000);
 
 afterAll(async () => {
-  await closeAll(browser, srv);
+  await closeDevicePage(opened);
   rmSync(dir, { recursive: true, force: true });
 });
 
