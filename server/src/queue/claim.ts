@@ -38,14 +38,8 @@ export interface Claim {
  * bench/batch can EXPLAIN the very statement.
  */
 export function claimStatement(db: Db, which: SQL, args: ClaimArgs, limit = 1) {
-  const { lane, perUser, global, leaseMs } = args;
-  const limited =
-    lane === "tool"
-      ? sql`and c.user_id not in (
-          select r.user_id from job r where r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()
-          group by r.user_id having count(*) >= ${perUser})
-        and (${global} = 0 or (select count(*) from job g where g.lane = 'tool' and g.status = 'running' and g.lease_until >= now()) < ${global})`
-      : sql``;
+  const { lane, leaseMs } = args;
+  const limited = lane === "tool" ? sql`and ${underToolLimits(sql`c.user_id`, args)}` : sql``;
   return db
     .update(job)
     .set({ status: "running", attempts: sql`${job.attempts} + 1`, leaseUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`, startedAt: sql`coalesce(${job.startedAt}, now())` })
@@ -56,6 +50,18 @@ export function claimStatement(db: Db, which: SQL, args: ClaimArgs, limit = 1) {
       for update of c skip locked
       limit ${limit}))`)
     .returning();
+}
+
+/**
+ * A tool job of `userId` may run under the limits: its user has fewer than `perUser` running
+ * (a user with none always may), and the global limit (0: none) allows. The claim and a job
+ * inserted claimed (queue/enqueue.ts enqueueClaimed) ask the same question.
+ */
+export function underToolLimits(userId: SQL, { perUser, global }: Pick<ClaimArgs, "perUser" | "global">): SQL {
+  return sql`${userId} not in (
+      select r.user_id from job r where r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()
+      group by r.user_id having count(*) >= ${perUser})
+    and (${global} = 0 or (select count(*) from job g where g.lane = 'tool' and g.status = 'running' and g.lease_until >= now()) < ${global})`;
 }
 
 /**

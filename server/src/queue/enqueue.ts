@@ -10,6 +10,7 @@ import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
 import { newId } from "../lib/ids";
 import { LANES, type ControlKind, type JobData, type JobRow } from "./kinds";
+import { QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
 /** A job of any kind but tool.run: its payload is `data`. */
 export interface Enqueue<K extends ControlKind> {
@@ -59,11 +60,7 @@ export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<Jo
 }
 
 /** The limits and lease a tool job is inserted claimed under (JobRunner.reserveToolLane gives them). */
-export interface ClaimAtInsert {
-  perUser: number;
-  global: number;
-  leaseMs: number;
-}
+export type ClaimAtInsert = Omit<ClaimArgs, "lane">;
 
 /**
  * A tool job inserted already claimed by this process, whose free lane is held for it
@@ -89,15 +86,9 @@ export async function enqueueClaimed(db: Db, e: EnqueueTool, at: ClaimAtInsert):
   return row;
 }
 
-/**
- * Nothing claimable waits before a tool job of `userId`, and the claim's limits let it run: the
- * claim skips users with `perUser` running jobs or more, so a user with none always may.
- */
-function runsNow(userId: string, { perUser, global }: ClaimAtInsert) {
-  const running = sql`r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()`;
-  return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and c.status = 'queued' and c.run_after <= now())
-    and (select count(*) from ${job} r where ${running} and r.user_id = ${userId}) < greatest(${perUser}, 1)
-    and (${global} = 0 or (select count(*) from ${job} r where ${running}) < ${global}))`;
+/** Nothing claimable waits before a tool job of `userId` (those came first), and the claim's limits let it run. */
+function runsNow(userId: string, at: ClaimAtInsert) {
+  return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and ${QUEUED}) and ${underToolLimits(sql`${userId}`, at)})`;
 }
 
 function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {

@@ -13,7 +13,7 @@ import { ownedRow } from "../../db/owned";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
 import { enqueueAll, enqueueClaimed, type EnqueueTool, type ToolOrigin } from "../../queue/enqueue";
-import type { LaneReservation } from "../../queue/runner";
+import type { JobRunner } from "../../queue/runner";
 import type { JobRow } from "../../queue/kinds";
 import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type AdmittedFile, type SizeLimit } from "../../tools/admission";
 import type { ConfigService } from "../../config/service";
@@ -21,6 +21,9 @@ import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
 import { JobEnds } from "../../queue/ends";
 import { waitForJob } from "./wait";
+
+/** What a job created here needs of this process's runner: a free tool lane to start in. */
+type ToolLanes = Pick<JobRunner, "reserveToolLane">;
 
 export interface JobRequest {
   type: string;
@@ -32,7 +35,7 @@ const MAX_INPUTS = 100;
 
 export class ToolRunService {
   private readonly pages;
-  private lanes: { reserveToolLane(): LaneReservation | null } | null = null;
+  private lanes: ToolLanes | null = null;
 
   constructor(
     private readonly db: Db,
@@ -80,7 +83,7 @@ export class ToolRunService {
   }
 
   /** This process's tool lanes (none in a ROLE=api process): a job created while one is free starts in it. */
-  runHere(lanes: { reserveToolLane(): LaneReservation | null }): void {
+  runHere(lanes: ToolLanes): void {
     this.lanes = lanes;
   }
 
