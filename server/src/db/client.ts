@@ -3,7 +3,7 @@
  * DATA_DIR/db by default, or a Postgres server when DATABASE_URL is set. Both speak the same
  * SQL and run the same drizzle migrations.
  */
-import { PGlite, types, type PGliteInterface, type QueryOptions, type Transaction } from "@electric-sql/pglite";
+import { PGlite, types, type QueryOptions, type Transaction } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { pgliteOptions } from "./pglite-options";
+import { PgliteStatements } from "./pglite-statements";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -53,7 +54,7 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
   await initPgliteInChild(dir, sharedBuffers);
   const client = new PGlite(dir, { ...pgliteOptions(sharedBuffers), parsers: DRIZZLE_PARSERS });
   await client.waitReady;
-  const db = drizzlePglite(withoutQueryParsers(client), { schema }) as unknown as Db;
+  const db = drizzlePglite(drizzleClient(client, new PgliteStatements(client)), { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {
     db,
@@ -67,7 +68,7 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
  * The parsers drizzle's PGlite driver passes with every query (dates and intervals stay text;
  * drizzle maps them itself). PGlite merges per-query parsers into a copy of its whole parser
  * table, which was 13 % of a file list's CPU: the instance gets them once instead, and
- * withoutQueryParsers drops them from each query, so the results are the same.
+ * drizzleClient drops them from each query, so the results are the same.
  */
 const keepText = (value: string) => value;
 const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, keepText]));
@@ -78,13 +79,21 @@ function stripParsers(options: QueryOptions | undefined): QueryOptions | undefin
   return rest;
 }
 
-/** `target` for drizzle: its queries, a transaction's included, pass no per-query parsers. */
-function withoutQueryParsers<T extends PGliteInterface | Transaction>(target: T): T {
+/**
+ * `target` as drizzle sees it: its queries, a transaction's included, run on prepared statements
+ * (pglite-statements.ts) and pass no per-query parsers.
+ */
+function drizzleClient<T extends PGlite | Transaction>(target: T, statements: PgliteStatements, inTransaction = false): T {
   return new Proxy(target, {
     get(t, prop) {
-      if (prop === "query") return (text: string, params?: unknown[], options?: QueryOptions) => t.query(text, params, stripParsers(options));
+      if (prop === "query") {
+        return (text: string, params?: unknown[], options?: QueryOptions) => {
+          const rest = stripParsers(options);
+          return statements.handles(rest) ? statements.query(text, params, rest, inTransaction) : t.query(text, params, rest);
+        };
+      }
       if (prop === "transaction" && "transaction" in t) {
-        return <R>(fn: (tx: Transaction) => Promise<R>) => (t as PGliteInterface).transaction((tx) => fn(withoutQueryParsers(tx)));
+        return <R>(fn: (tx: Transaction) => Promise<R>) => (t as PGlite).transaction((tx) => fn(drizzleClient(tx, statements, true)));
       }
       const value = Reflect.get(t, prop, t);
       // PGlite keeps its state in private fields: its methods must run on the real instance.
