@@ -6,10 +6,12 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { WorkerPool } from "../tools/pool";
-import { enqueueClaimed, type EnqueueTool } from "./enqueue";
+import { enqueueAdmitted, type ClaimAtInsert, type EnqueueTool } from "./enqueue";
 import { clearQueue, handlerSet, insertToolJob, insertUser, jobRow, log, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, uploadPdf, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
 import type { JobRunner, LaneReservation } from "./runner";
 import { isLane } from "./kinds";
+import { eq, inArray } from "drizzle-orm";
+import { file, job } from "../db/schema";
 
 let q: TestQueue;
 beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
@@ -23,6 +25,13 @@ afterEach(async () => {
 
 const rotate = (userId: string, input: string): EnqueueTool => ({ kind: "tool.run", userId, tool: { slug: "pdf.rotate", params: { degrees: 90 }, inputFileIds: [input] }, origin: "api" });
 const AT = { perUser: 2, global: 0, leaseMs: 30_000 };
+
+/** Inserts the job admitted (no size limit) and claimed if it may be; its row. */
+async function insertClaimed(e: EnqueueTool, at: ClaimAtInsert) {
+  const admitted = await enqueueAdmitted(q.db, e, Infinity, at);
+  if (!admitted) throw new Error("the job's inputs were refused");
+  return admitted.row;
+}
 
 /**
  * A started runner with one tool lane, woken by the queue's notifications as boot.ts wires it,
@@ -43,7 +52,7 @@ describe("a tool job inserted claimed", () => {
     const { runner, lane } = await idleRunner();
     expect(runner.reserveToolLane()).toBeNull();
     const claimsBefore = runner.claims.tool;
-    const row = await enqueueClaimed(q.db, rotate(userId, input), { ...AT, leaseMs: lane.leaseMs });
+    const row = await insertClaimed(rotate(userId, input), { ...AT, leaseMs: lane.leaseMs });
     expect(row).toMatchObject({ status: "running", attempts: 1 });
     expect(row.leaseUntil).toBeInstanceOf(Date);
     expect(row.startedAt).toBeInstanceOf(Date);
@@ -60,7 +69,7 @@ describe("a tool job inserted claimed", () => {
     const userId = await insertUser(q.db);
     const input = await uploadPdf(q, userId, 1);
     const waiting = await insertToolJob(q.db, { userId, type: "pdf.rotate", inputFileIds: [input] });
-    const row = await enqueueClaimed(q.db, rotate(userId, input), AT);
+    const row = await insertClaimed(rotate(userId, input), AT);
     expect(row).toMatchObject({ status: "queued", attempts: 0, leaseUntil: null, startedAt: null });
     const runner = makeRunner(q, handlerSet(), { pool: new WorkerPool(1, log), pollMs: 60_000 });
     expect(runner.reserveToolLane()).toBeNull();
@@ -72,12 +81,12 @@ describe("a tool job inserted claimed", () => {
   test("keeps the per-user and the global limit: over either, the job is queued", async () => {
     const [busy, other] = [await insertUser(q.db), await insertUser(q.db)];
     const input = await uploadPdf(q, busy, 1);
-    expect((await enqueueClaimed(q.db, rotate(busy, input), { ...AT, perUser: 1 })).status).toBe("running");
-    expect((await enqueueClaimed(q.db, rotate(busy, input), { ...AT, perUser: 1 })).status).toBe("queued");
+    expect((await insertClaimed(rotate(busy, input), { ...AT, perUser: 1 })).status).toBe("running");
+    expect((await insertClaimed(rotate(busy, input), { ...AT, perUser: 1 })).status).toBe("queued");
     await clearQueue(q.db);
-    const theirs = await uploadPdf(q, other, 1);
-    expect((await enqueueClaimed(q.db, rotate(busy, input), { ...AT, global: 1 })).status).toBe("running");
-    expect((await enqueueClaimed(q.db, rotate(other, theirs), { ...AT, global: 1 })).status).toBe("queued");
+    const [again, theirs] = [await uploadPdf(q, busy, 1), await uploadPdf(q, other, 1)];
+    expect((await insertClaimed(rotate(busy, again), { ...AT, global: 1 })).status).toBe("running");
+    expect((await insertClaimed(rotate(other, theirs), { ...AT, global: 1 })).status).toBe("queued");
   });
 
   test("a lane given back takes the work that came meanwhile", async () => {
@@ -89,6 +98,30 @@ describe("a tool job inserted claimed", () => {
     expect((await jobRow(q.db, queued)).status).toBe("queued");
     lane.release();
     await waitForStatus(q.db, queued, "succeeded");
+  });
+});
+
+describe("a tool job inserted with its inputs' admission", () => {
+  test("is inserted only when every input is the user's own UPLOADED file within the limit, and brings their rows", async () => {
+    const [owner, stranger] = [await insertUser(q.db), await insertUser(q.db)];
+    const [a, b] = [await uploadPdf(q, owner, 1), await uploadPdf(q, owner, 2)];
+    const theirs = await uploadPdf(q, stranger, 1);
+    const two = (ids: string[]): EnqueueTool => ({ kind: "tool.run", userId: owner, tool: { slug: "pdf.merge", params: {}, inputFileIds: ids }, origin: "api" });
+    const admitted = await enqueueAdmitted(q.db, two([a, b]), Infinity, null);
+    expect(admitted?.row).toMatchObject({ status: "queued", inputFileIds: [a, b], attempts: 0, leaseUntil: null });
+    const rows = admitted!.inputFiles.toSorted((x, y) => (x.id < y.id ? -1 : 1));
+    const expected = (await q.db.select().from(file).where(inArray(file.id, [a, b]))).map((f) => ({ id: f.id, status: f.status, filename: f.filename, size: f.size, mime: f.mime, storageKey: f.storageKey }));
+    expect(rows).toEqual(expected.toSorted((x, y) => (x.id < y.id ? -1 : 1)));
+    const before = await q.db.$count(job);
+    const [size] = (await q.db.select({ size: file.size }).from(file).where(eq(file.id, b))).map((r) => r.size);
+    expect(await enqueueAdmitted(q.db, two([a, theirs]), Infinity, null)).toBeNull();
+    expect(await enqueueAdmitted(q.db, two([a, "file_missing"]), Infinity, null)).toBeNull();
+    expect(await enqueueAdmitted(q.db, two([a, b]), size - 1, AT)).toBeNull();
+    await q.db.update(file).set({ status: "PENDING" }).where(eq(file.id, b));
+    expect(await enqueueAdmitted(q.db, two([a, b]), Infinity, AT)).toBeNull();
+    expect(await q.db.$count(job)).toBe(before);
+    await q.db.update(file).set({ status: "UPLOADED" }).where(eq(file.id, b));
+    expect((await enqueueAdmitted(q.db, two([a, b]), size, null))?.row.status).toBe("queued");
   });
 });
 

@@ -4,12 +4,13 @@
  * commit together. Every column is written here, none left to its default. A dedupe key that a
  * live job already holds makes the insert a no-op: the same work is never queued twice.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, is, lte, SQL, sql } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
+import type { WithSubquery } from "drizzle-orm/subquery";
 import type { Db, Tx } from "../db/client";
-import { job } from "../db/schema";
+import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
-import { LANES, type ControlKind, type JobData, type JobRow } from "./kinds";
+import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
 import { QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
 /** A job of any kind but tool.run: its payload is `data`. */
@@ -62,33 +63,70 @@ export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<Jo
 /** The limits and lease a tool job is inserted claimed under (JobRunner.reserveToolLane gives them). */
 export type ClaimAtInsert = Omit<ClaimArgs, "lane">;
 
+/** A tool job just inserted by enqueueAdmitted, and the rows of its inputs (what the tool run reads). */
+export interface Admitted {
+  row: JobRow;
+  inputFiles: InputFile[];
+}
+
 /**
- * A tool job inserted already claimed by this process, whose free lane is held for it
- * (JobRunner.reserveToolLane), when the claim would take it next anyway: no due tool job waits
- * (those came first), and its user and the whole server are under the running limits the claim
- * applies (claim.ts). Otherwise it is inserted queued, as by enqueue. One statement either way:
- * the row's status says which. Only a queued insert wakes the lanes (migration 0017).
+ * A tool job inserted in one statement with the admission of its inputs: only when every input
+ * is its user's own UPLOADED file of at most `maxBytes` (tools/admission.ts asks the same, and
+ * says why when this answers null: nothing was inserted). Given `at` (a free lane of this process
+ * is held for it, JobRunner.reserveToolLane), it is inserted already claimed when the claim would
+ * take it next anyway: no due tool job waits (those came first), and its user and the whole
+ * server are under the running limits the claim applies (claim.ts). Otherwise it is inserted
+ * queued, as by enqueue; the row's status says which. Only a queued insert wakes the lanes
+ * (migration 0017).
  */
-export async function enqueueClaimed(db: Db, e: EnqueueTool, at: ClaimAtInsert): Promise<JobRow> {
-  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${runsNow(e.userId, at)} as ok`);
-  const ok = sql`(select ok from ${go})`;
-  const [row] = await db
-    .with(go)
+export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {
+  const ids = e.tool.inputFileIds;
+  const inputs = db.$with("inputs").as(
+    db
+      .select({ id: file.id, status: file.status, filename: file.filename, size: file.size, mime: file.mime, storageKey: file.storageKey })
+      .from(file)
+      .where(and(eq(file.userId, e.userId), inArray(file.id, ids), eq(file.status, "UPLOADED"), lte(file.size, Math.min(maxBytes, Number.MAX_SAFE_INTEGER)))),
+  );
+  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${at ? runsNow(e.userId, at) : sql`false`} as ok`);
+  const ok = sql`${go}.ok`;
+  const values = {
+    ...rowOf(e),
+    status: sql`case when ${ok} then 'running' else 'queued' end`,
+    attempts: sql`case when ${ok} then 1 else 0 end`,
+    leaseUntil: at ? sql`case when ${ok} then now() + make_interval(secs => ${at.leaseMs / 1000}) end` : null,
+    startedAt: sql`case when ${ok} then now() end`,
+  };
+  const [inserted] = await db
+    .with(inputs, go)
     .insert(job)
-    .values({
-      ...rowOf(e),
-      status: sql`case when ${ok} then 'running' else 'queued' end`,
-      attempts: sql`case when ${ok} then 1 else 0 end`,
-      leaseUntil: sql`case when ${ok} then now() + make_interval(secs => ${at.leaseMs / 1000}) end`,
-      startedAt: sql`case when ${ok} then now() end`,
-    })
-    .returning();
-  return row;
+    .select(sql`select ${selectList(values)} from ${go} where (select count(*) from ${inputs}) = ${ids.length}`)
+    .returning({ ...getTableColumns(job), inputFiles: inputFilesIn(inputs) });
+  if (!inserted) return null;
+  const { inputFiles, ...row } = inserted;
+  return { row, inputFiles };
 }
 
 /** Nothing claimable waits before a tool job of `userId` (those came first), and the claim's limits let it run. */
 function runsNow(userId: string, at: ClaimAtInsert) {
   return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and ${QUEUED}) and ${underToolLimits(sql`${userId}`, at)})`;
+}
+
+/**
+ * A job row's values as the select list of an insert ... select, in the table's column order:
+ * plain values as the typed parameters `.values()` would send, cast to their column's type
+ * (a parameter in a select list has no type of its own).
+ */
+function selectList(values: PgInsertValue<typeof job>): SQL {
+  const columns = Object.entries(getTableColumns(job)).map(([key, column]) => {
+    const value = values[key as keyof typeof values];
+    return is(value, SQL) ? value : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
+  });
+  return sql.join(columns, sql`, `);
+}
+
+/** The input rows an admitted insert read, for its returning clause. */
+function inputFilesIn(inputs: WithSubquery) {
+  return sql<InputFile[]>`(select coalesce(json_agg(json_build_object('id', i.id, 'status', i.status, 'filename', i.filename, 'size', i.size, 'mime', i.mime, 'storageKey', i.storage_key)), '[]'::json) from ${inputs} i)`;
 }
 
 function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {

@@ -12,10 +12,11 @@ import { file, job } from "../../db/schema";
 import { ownedRow } from "../../db/owned";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
-import { enqueueAll, enqueueClaimed, type EnqueueTool, type ToolOrigin } from "../../queue/enqueue";
+import { enqueueAdmitted, enqueueAll, type Admitted, type EnqueueTool, type ToolOrigin } from "../../queue/enqueue";
 import type { JobRunner } from "../../queue/runner";
 import type { JobRow } from "../../queue/kinds";
-import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type AdmittedFile, type SizeLimit } from "../../tools/admission";
+import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type SizeLimit } from "../../tools/admission";
+import { inputLimit } from "@vektor/shared/tools/limits";
 import type { ConfigService } from "../../config/service";
 import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
@@ -77,8 +78,8 @@ export class ToolRunService {
     const count = admitCount(manifest, ids.length);
     if (count) throw refusalError(count, "notFound");
     if (ids.length === 0 || ids.length > MAX_INPUTS) throw fail.validation(`fileIds must hold 1 to ${MAX_INPUTS} ids`);
-    const { files } = orThrow(await admitInputs(this.db, userId, ids, this.sizeLimit(manifest)), "notFound");
-    const row = await this.insert({ kind: "tool.run", userId, tool: { slug: req.type, params, inputFileIds: ids }, origin }, files);
+    const entry: EnqueueTool = { kind: "tool.run", userId, tool: { slug: req.type, params, inputFileIds: ids }, origin };
+    const row = (await this.insert(entry, inputLimit(manifest, this.maxInputBytes))) ?? (await this.insertAfterRefusal(entry, manifest));
     return jobView(row, []);
   }
 
@@ -88,23 +89,29 @@ export class ToolRunService {
   }
 
   /**
-   * Queues the job; with a free lane here, inserts it already claimed and starts it in that lane
-   * (no wake-up, no claim; its input rows are those just admitted), unless work waiting in the
-   * queue or the running limits say it must wait its turn (enqueueClaimed).
+   * Queues the job in one statement with its inputs' admission (enqueueAdmitted); with a free lane
+   * here, inserts it already claimed and starts it in that lane (no wake-up, no claim, no read of
+   * its inputs' rows), unless work waiting in the queue or the running limits say it must wait its
+   * turn. Null when an input was refused: nothing was inserted.
    */
-  private async insert(entry: EnqueueTool, files: AdmittedFile[]): Promise<JobRow> {
-    const lane = this.lanes?.reserveToolLane();
-    if (!lane) return (await enqueueAll(this.db, [entry]))[0];
-    let row: JobRow;
+  private async insert(entry: EnqueueTool, maxBytes: number): Promise<JobRow | null> {
+    const lane = this.lanes?.reserveToolLane() ?? null;
+    let admitted: Admitted | null;
     try {
-      row = await enqueueClaimed(this.db, entry, { ...(await lane.limits()), leaseMs: lane.leaseMs });
+      admitted = await enqueueAdmitted(this.db, entry, maxBytes, lane && { ...(await lane.limits()), leaseMs: lane.leaseMs });
     } catch (err) {
-      lane.release();
+      lane?.release();
       throw err;
     }
-    if (row.status !== "running") lane.release();
-    else lane.run({ ...row, inputFiles: files.map((f) => ({ id: f.id, status: "UPLOADED", filename: f.name, size: f.size, mime: f.mime, storageKey: f.storageKey })) });
-    return row;
+    if (lane && admitted?.row.status === "running") lane.run({ ...admitted.row, inputFiles: admitted.inputFiles });
+    else lane?.release();
+    return admitted?.row ?? null;
+  }
+
+  /** An input was refused at the insert: admission says why. Should the inputs pass by now (a file confirmed meanwhile), the job is queued. */
+  private async insertAfterRefusal(entry: EnqueueTool, manifest: SizeLimit["tool"]): Promise<JobRow> {
+    orThrow(await admitInputs(this.db, entry.userId, entry.tool.inputFileIds, this.sizeLimit(manifest)), "notFound");
+    return (await enqueueAll(this.db, [entry]))[0];
   }
 
   async get(userId: string, jobId: string): Promise<JobView> {
