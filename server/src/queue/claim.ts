@@ -55,7 +55,7 @@ export function claimStatement(db: Db, which: SQL, args: ClaimArgs, limit = 1) {
 /**
  * A tool job of `userId` may run under the limits: its user has fewer than `perUser` running
  * (a user with none always may), and the global limit (0: none) allows. The claim and a job
- * inserted claimed (queue/enqueue.ts enqueueClaimed) ask the same question.
+ * inserted claimed (queue/enqueue.ts enqueueAdmitted) ask the same question.
  */
 export function underToolLimits(userId: SQL, { perUser, global }: Pick<ClaimArgs, "perUser" | "global">): SQL {
   return sql`${userId} not in (

@@ -233,7 +233,7 @@ export class JobRunner {
 
   /**
    * A free tool lane of this process, held for a job its creator inserts already claimed
-   * (enqueueClaimed), so the job starts without a wake-up and a claim; null when none is free,
+   * (enqueueAdmitted), so the job starts without a wake-up and a claim; null when none is free,
    * when this process is stopping, or when the lanes are about to claim (work may be waiting,
    * and it came first). The holder gives the lane its job, or gives the lane back.
    */
