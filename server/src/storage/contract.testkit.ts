@@ -125,11 +125,14 @@ export function describeStoreContract(name: string, setup: () => Promise<ObjectS
 
     test("putBytes, where a store has it, stores what put would: size, sha256, bytes, in a folder no object made yet, replacing an object", async () => {
       if (!store.putBytes) return;
-      const key = `u/contract-bytes-${Date.now().toString(36)}/${++seq}`;
-      for (const bytes of [randomBytes(70_001), new Uint8Array(0), randomBytes(5)]) {
-        expect(await store.putBytes(key, bytes)).toEqual({ size: bytes.length, sha256: sha256Hex(bytes) });
-        expect(await collect(await store.get(key))).toEqual(bytes);
-        expect(await store.head(key)).toEqual({ size: bytes.length });
+      // small and large (LocalStore writes up to 64 KiB at once, larger ones on the thread pool), each into a new folder first
+      for (const first of [randomBytes(5), randomBytes(70_001)]) {
+        const key = `u/contract-bytes-${Date.now().toString(36)}-${++seq}/${seq}`;
+        for (const bytes of [first, new Uint8Array(0), randomBytes(70_003), randomBytes(7)]) {
+          expect(await store.putBytes(key, bytes)).toEqual({ size: bytes.length, sha256: sha256Hex(bytes) });
+          expect(await collect(await store.get(key))).toEqual(bytes);
+          expect(await store.head(key)).toEqual({ size: bytes.length });
+        }
       }
     });
 

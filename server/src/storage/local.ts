@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
@@ -15,6 +16,8 @@ import { StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, typ
 import { assertKey, assertWindow, clampRange } from "./validate";
 
 const HASH_BLOCK = 1 << 20;
+/** Outputs this small are written without the thread pool (putBytes). */
+const SYNC_PUT_MAX = 64 * 1024;
 
 /** ObjectStore on local disk, rooted at `root` (created on first write). */
 export class LocalStore implements ObjectStore {
@@ -58,14 +61,22 @@ export class LocalStore implements ObjectStore {
   /**
    * `put` for bytes already in memory (a small tool output): one write and one rename instead of
    * a stream pumped in blocks, hashed in one call; the folders known to exist are not made again.
+   * Up to SYNC_PUT_MAX bytes the two calls are made at once rather than on the thread pool: its
+   * two hand-offs cost more than such a write (a split's 30 one-page PDFs: 3.0 ms stored through
+   * the pool, 1.2 ms at once), and the event loop waits no longer than for a hand-off.
    */
   async putBytes(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }> {
     const dest = this.pathOf(key);
     const tmp = join(this.root, ".tmp", randomBytes(12).toString("hex"));
     const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     try {
-      await this.inFolder(tmp, () => writeFile(tmp, bytes));
-      await this.inFolder(dest, () => rename(tmp, dest));
+      if (bytes.byteLength <= SYNC_PUT_MAX) {
+        inFolderSync(tmp, () => writeFileSync(tmp, bytes));
+        inFolderSync(dest, () => renameSync(tmp, dest));
+      } else {
+        await this.inFolder(tmp, () => writeFile(tmp, bytes));
+        await this.inFolder(dest, () => rename(tmp, dest));
+      }
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
@@ -277,5 +288,16 @@ export class LocalStore implements ObjectStore {
       }
     }
     return removed;
+  }
+}
+
+/** LocalStore's inFolder, at once: `write` again after making the folder it found missing. */
+function inFolderSync(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+    mkdirSync(dirname(path), { recursive: true });
+    write();
   }
 }
