@@ -8,4 +8,10 @@ describe("readEnv", () => {
     expect(() => readEnv({ PGLITE_SHARED_BUFFERS: "lots" })).toThrow(/PGLITE_SHARED_BUFFERS must be a size/);
     expect(() => readEnv({ PGLITE_SHARED_BUFFERS: "16 MB; drop" })).toThrow(/PGLITE_SHARED_BUFFERS/);
   });
+
+  test("DATABASE_PREPARE: prepared statements on PostgreSQL unless it says false", () => {
+    expect(readEnv({}).databasePrepare).toBe(true);
+    expect(readEnv({ DATABASE_PREPARE: "true" }).databasePrepare).toBe(true);
+    expect(readEnv({ DATABASE_PREPARE: "false" }).databasePrepare).toBe(false);
+  });
 });

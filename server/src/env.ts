@@ -22,6 +22,8 @@ export interface Env {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** DATABASE_PREPARE=false: no prepared statements on PostgreSQL (a pooler in transaction mode that cannot keep them). */
+  databasePrepare: boolean;
   /** PGlite's shared_buffers (a Postgres size such as "16MB"); every page of it stays resident. */
   pgliteSharedBuffers: string;
   s3: S3Env | null;
@@ -113,6 +115,7 @@ export function readEnv(src: Source = process.env): Env {
     publicUrl: (src.PUBLIC_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ""),
     dataDir: resolve(src.DATA_DIR || "./.data"),
     databaseUrl: src.DATABASE_URL || null,
+    databasePrepare: src.DATABASE_PREPARE !== "false",
     pgliteSharedBuffers: sizeVar(src, "PGLITE_SHARED_BUFFERS", "16MB"),
     s3: s3FromEnv(src),
     adminEmails: (src.ADMIN_EMAILS || "")
