@@ -18,6 +18,7 @@ export { openDatabase } from "../../server/src/db/client";
 export { inArray } from "../../server/node_modules/drizzle-orm";
 export { pcmWav } from "../../wasm-tools/src/testing/wav";
 export { makeBloatedPdf } from "../../wasm-tools/src/testing/pdf-fixtures";
+export { writeImagePdf } from "../../wasm-tools/src/testing/big-pdf";
 
 import { join } from "node:path";
 export const REPO = join(import.meta.dir, "..", "..");

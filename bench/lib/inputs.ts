@@ -3,9 +3,10 @@
  * PDFs (text, vector drawing, raw images), GeoJSON, GeoTIFF, WAV, a test-pattern video, a
  * Gerber layer, and a large image PDF written straight to disk for the ZIP benchmark.
  */
-import { randomFillSync } from "node:crypto";
-import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { makeBloatedPdf, PDFDocument, pcmWav, rgb, StandardFonts } from "./deps";
+
+export { writeImagePdf } from "./deps";
 
 /** Deterministic pseudo-random numbers (mulberry32): the same input on every run and machine. */
 export function rng(seed: number): () => number {
@@ -55,60 +56,6 @@ export async function smallPdf(n: number): Promise<Uint8Array<ArrayBuffer>> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   doc.addPage([595, 842]).drawText(`Batch item ${n}`, { x: 50, y: 780, size: 18, font });
   return new Uint8Array(await doc.save());
-}
-
-/**
- * A large scanned-document-like PDF written straight to `path` without holding it in memory:
- * `pages` pages, each one uncompressed RGB image of random (incompressible) pixels of about
- * `pageBytes` bytes. qpdf --check accepts it; pdf-lib reads and rewrites it unchanged in size.
- */
-export function writeImagePdf(path: string, pages: number, pageBytes: number): number {
-  const side = Math.max(16, Math.floor(Math.sqrt(pageBytes / 3)));
-  const imageBytes = side * side * 3;
-  const fd = openSync(path, "w");
-  let pos = 0;
-  const offsets: number[] = [];
-  const put = (data: string | Uint8Array) => {
-    const bytes = typeof data === "string" ? Buffer.from(data, "latin1") : data;
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
-    pos += bytes.length;
-  };
-  const obj = (n: number, body: string) => {
-    offsets[n] = pos;
-    put(`${n} 0 obj\n${body}\nendobj\n`);
-  };
-  try {
-    put("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n");
-    // 1: catalog, 2: pages; page i: 3+3i (page), 4+3i (content), 5+3i (image)
-    obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-    const kids = Array.from({ length: pages }, (_, i) => `${3 + 3 * i} 0 R`).join(" ");
-    obj(2, `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`);
-    const chunk = new Uint8Array(Math.min(imageBytes, 8 * 1024 * 1024));
-    for (let i = 0; i < pages; i++) {
-      const [page, content, image] = [3 + 3 * i, 4 + 3 * i, 5 + 3 * i];
-      obj(page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 ${image} 0 R >> >> /Contents ${content} 0 R >>`);
-      const ops = "q 595 0 0 842 0 0 cm /Im0 Do Q";
-      obj(content, `<< /Length ${ops.length} >>\nstream\n${ops}\nendstream`);
-      offsets[image] = pos;
-      put(`${image} 0 obj\n<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${imageBytes} >>\nstream\n`);
-      for (let done = 0; done < imageBytes; ) {
-        const n = Math.min(chunk.length, imageBytes - done);
-        randomFillSync(chunk, 0, n);
-        put(n === chunk.length ? chunk : chunk.subarray(0, n));
-        done += n;
-      }
-      put("\nendstream\nendobj\n");
-    }
-    const count = 3 + 3 * pages;
-    const xref = pos;
-    let table = `xref\n0 ${count}\n0000000000 65535 f \n`;
-    for (let n = 1; n < count; n++) table += `${String(offsets[n]).padStart(10, "0")} 00000 n \n`;
-    put(table);
-    put(`trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  } finally {
-    closeSync(fd);
-  }
-  return pos;
 }
 
 /** A FeatureCollection of `n` features in EPSG:4326: polygons (5-vertex) and points alternating, with a few properties. */

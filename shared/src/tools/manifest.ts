@@ -28,7 +28,7 @@ export interface ToolManifest {
     /**
      * In a Web Worker (the browser's tool worker), the engine mounts an input given as a File or
      * Blob (ToolInput.blob) and reads it a piece at a time as it needs it (Emscripten's WORKERFS;
-     * the point-cloud tools slice the Blob) instead of having it copied into memory. Any other tool gets such an input read whole.
+     * the PDF tools read it through mupdf's Stream, the point-cloud tools slice it) instead of having it copied into memory. Any other tool gets such an input read whole.
      */
     blobInputs?: boolean;
   };

@@ -12,6 +12,7 @@
  * Web Worker, an input given as a File or Blob is mounted (WORKERFS) and read the same way, piece
  * by piece as GDAL asks for it; outputs there are still written in memory.
  */
+import { readsBlobsSync } from "../runtime/blob-reads";
 import { readThroughWindows, type WorkerFs } from "./blob-reads";
 
 /** The part of Emscripten's FS object the tools use. */
@@ -304,7 +305,7 @@ export class Operation {
    */
   mountBlob(blob: Blob, name: string): string {
     const workerfs = this.m.FS.filesystems.WORKERFS;
-    if (!workerfs || typeof (globalThis as { FileReaderSync?: unknown }).FileReaderSync !== "function") throw new Error("this engine cannot mount a Blob here (WORKERFS needs a Web Worker)");
+    if (!workerfs || !readsBlobsSync()) throw new Error("this engine cannot mount a Blob here (WORKERFS needs a Web Worker)");
     readThroughWindows(workerfs as WorkerFs);
     const full = this.mkdir(`blob${this.mounts.length}`);
     this.m.FS.mount(workerfs, { blobs: [{ name, data: blob }] }, full);

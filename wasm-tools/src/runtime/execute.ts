@@ -5,6 +5,7 @@
  */
 import { inputSize, ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
 import { getTool, type ToolEntry } from "../registry";
+import { readsBlobsSync } from "./blob-reads";
 import { errorMessage } from "./context";
 import { checkParams } from "./params";
 
@@ -90,7 +91,7 @@ export function apartFromInputs(outputs: ToolOutput[], inputs: ToolInput[], slug
  * Blob with FileReaderSync, which only a Web Worker has (not a page, not Bun or Node).
  */
 export function canMountBlobs(): boolean {
-  return typeof (globalThis as { FileReaderSync?: unknown }).FileReaderSync === "function";
+  return readsBlobsSync();
 }
 
 /** An input given as a Blob, as its tool reads it: mounted by an io.blobInputs tool where it can be, else read whole into bytes. */

@@ -4,6 +4,7 @@
  */
 import { inputSize, ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
 import type { PDFDocument as LibDocument } from "pdf-lib";
+import { blobReadAt, type ReadAt } from "../../runtime/blob-reads";
 import { errorMessage } from "../../runtime/context";
 import { hostFileAccess } from "../../runtime/host-files";
 import { loadMupdf, takeMupdfWarnings, type Mupdf } from "../init";
@@ -12,25 +13,24 @@ const latin1 = new TextDecoder("latin1");
 const HEAD = 1024;
 const TAIL = 4096;
 
-/** Fills `into` from `position` of the input; answers how many bytes there were. */
-type ReadAt = (into: Uint8Array, position: number) => number;
-
 /**
- * The input read a piece at a time: from its host file (ToolInput.path, the server), else from
- * its bytes. mupdf reads through it (a Stream), so the whole file is never copied into its heap.
+ * The input read a piece at a time: from its host file (ToolInput.path, the server), its Blob
+ * (ToolInput.blob: the browser's picked File, in a Web Worker), else its bytes. mupdf reads
+ * through it (a Stream), so the whole file is never copied into its heap.
  */
 function inputReader(input: ToolInput): ReadAt {
-  const { path } = input;
-  if (!path) {
-    return (into, position) => {
-      const piece = input.bytes.subarray(position, position + into.length);
-      into.set(piece);
-      return piece.length;
-    };
+  const { path, blob } = input;
+  if (path) {
+    const access = hostFileAccess();
+    if (!access.readAtSync) throw new ToolError("TOOL_FAILED", "The host passed a file path but offers no synchronous reads (HostFileAccess.readAtSync)");
+    return (into, position) => access.readAtSync!(path, into, position);
   }
-  const access = hostFileAccess();
-  if (!access.readAtSync) throw new ToolError("TOOL_FAILED", "The host passed a file path but offers no synchronous reads (HostFileAccess.readAtSync)");
-  return (into, position) => access.readAtSync!(path, into, position);
+  if (blob) return blobReadAt(blob);
+  return (into, position) => {
+    const piece = input.bytes.subarray(position, position + into.length);
+    into.set(piece);
+    return piece.length;
+  };
 }
 
 /** The input's last `length` bytes (its first ones are always in `bytes`). */
@@ -89,9 +89,9 @@ export interface MupdfHandle {
   close(): void;
 }
 
-/** The whole input as bytes: its own, or its host file read in. */
-async function wholeBytes(input: ToolInput): Promise<Uint8Array> {
-  if (!input.path) return input.bytes;
+/** The whole input as bytes: its own, its Blob's or its host file's, read in. */
+export async function wholeBytes(input: ToolInput): Promise<Uint8Array> {
+  if (!input.path) return input.blob ? new Uint8Array(await input.blob.arrayBuffer()) : input.bytes;
   const file = await hostFileAccess().openRead(input.path);
   try {
     const bytes = new Uint8Array(inputSize(input));
@@ -114,7 +114,7 @@ function inputStream(lib: Mupdf, input: ToolInput, read: ReadAt): InstanceType<M
 
 /**
  * Opens `input` with mupdf; INPUT_INVALID / INPUT_UNSUPPORTED / INPUT_EMPTY as appropriate. mupdf
- * reads it through a stream (host file or bytes) rather than having it copied whole into the WASM
+ * reads it through a stream (host file, Blob or bytes) rather than having it copied whole into the WASM
  * heap, unless `whole`: saving with garbage=4 (deduplicating streams) from a stream cost 6.4 bytes
  * per input byte against 3.6 from a copy in its heap (64 MB of scanned pages).
  */

@@ -8,6 +8,7 @@ import { ToolError, type RunContext, type ToolInput, type ToolOutput } from "@ve
 import { errorMessage, output } from "../../runtime/context";
 import { hostFileAccess } from "../../runtime/host-files";
 import type { Mupdf } from "../init";
+import { wholeBytes } from "./open";
 
 type PdfDocument = InstanceType<Mupdf["PDFDocument"]>;
 
@@ -58,9 +59,9 @@ export function saveBuffer(doc: PdfDocument, name: string, options = ""): Return
   }
 }
 
-/** The input itself as the output `name`: copied a piece at a time from its host file into the output folder, or its bytes. */
+/** The input itself as the output `name`: copied a piece at a time from its host file into the output folder, or its whole bytes. */
 export async function emitInput(ctx: Pick<RunContext, "outputDir">, input: ToolInput, name: string, format: FormatId): Promise<ToolOutput> {
-  if (!input.path || !ctx.outputDir) return output(name, format, input.bytes);
+  if (!input.path || !ctx.outputDir) return output(name, format, await wholeBytes(input));
   const access = hostFileAccess();
   const source = await access.openRead(input.path);
   const { file, path } = await access.create(ctx.outputDir, name.replace(/[^\w.-]/g, "_"));

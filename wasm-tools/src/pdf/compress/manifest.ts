@@ -20,7 +20,7 @@ export const manifest = {
   family: "pdf",
   title: "Compress PDF",
   description: "Makes a PDF smaller without changing how it looks: compresses streams, removes unused and duplicate objects, and packs objects into object streams. The file is returned unchanged if it cannot be made smaller.",
-  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
+  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // mupdf builds the new file in a buffer in its heap, which ends at 2 GiB (a 560 MB PDF could not

@@ -20,7 +20,7 @@ export const manifest = {
   family: "pdf",
   title: "Extract text from PDF",
   description: "Extracts the text of a PDF (no OCR: scanned pages without a text layer give empty text).",
-  io: { accepts: ["pdf"], produces: ["txt", "json"], hostFiles: true },
+  io: { accepts: ["pdf"], produces: ["txt", "json"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // mupdf reads the input through a stream, a page at a time: from its host file on the server, a

@@ -10,7 +10,7 @@ export const manifest = {
   family: "pdf",
   title: "Merge PDFs",
   description: "Joins two or more PDFs into one, keeping the order of the inputs and of their pages.",
-  io: { accepts: ["pdf"], produces: ["pdf"], minInputs: 2, maxInputs: 100, hostFiles: true },
+  io: { accepts: ["pdf"], produces: ["pdf"], minInputs: 2, maxInputs: 100, hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // mupdf copies every page grafted into the merged document and builds the new file in its heap

@@ -18,7 +18,7 @@ export const manifest = {
   family: "pdf",
   title: "PDF to PNG",
   description: "Renders PDF pages to PNG images, one image per page, at the chosen resolution.",
-  io: { accepts: ["pdf"], produces: ["png"], hostFiles: true },
+  io: { accepts: ["pdf"], produces: ["png"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // mupdf reads the input through a stream, a page at a time, and on the server each PNG goes to the

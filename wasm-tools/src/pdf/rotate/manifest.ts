@@ -20,7 +20,7 @@ export const manifest = {
   family: "pdf",
   title: "Rotate PDF pages",
   description: "Rotates all or selected pages clockwise by 90, 180 or 270 degrees.",
-  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
+  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // mupdf reads the input through a stream but builds the new file in a buffer in its heap, which

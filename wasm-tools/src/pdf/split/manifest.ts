@@ -14,7 +14,7 @@ export const manifest = {
   family: "pdf",
   title: "Split PDF",
   description: "Splits a PDF into several: one file per page range, or one per page.",
-  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true },
+  io: { accepts: ["pdf"], produces: ["pdf"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // mupdf reads the input through a stream and builds each part in its heap (2 GiB at most), written

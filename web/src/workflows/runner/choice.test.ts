@@ -52,13 +52,14 @@ describe("the engine chosen, always with its reason", () => {
   });
 
   it("the server when a step's tool would need more memory for the biggest file than this device gives a tab; picking the device stays allowed", () => {
-    const rotate = memory.get("pdf.rotate")!;
+    const metadata = memory.get("pdf.metadata")!;
+    expect(metadata.blobInputs).toBeUndefined();
     // The run holds the file in the page as well: one byte more per input byte than Convert.
-    const need = ENGINE_BYTES.pdf! + 300 * MB * (rotate.memoryPerInputByte! + 1);
-    const nodes = [node("source.upload"), node("op.pdf.rotate")];
+    const need = ENGINE_BYTES.pdf! + 300 * MB * (metadata.memoryPerInputByte! + 1);
+    const nodes = [node("source.upload"), node("op.pdf.metadata")];
     expect(autoRunEngine(facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need })).engine).toBe("device");
     const short = facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need - 1 });
-    expect(autoRunEngine(short).reason).toMatch(/^Runs on the server: Rotate PDF pages on this 300 MB file needs about [\d.]+ GB of memory, more than this device can give a tab \(about [\d.]+ GB\)\.$/);
+    expect(autoRunEngine(short).reason).toMatch(/^Runs on the server: PDF metadata on this 300 MB file needs about [\d.]+ GB of memory, more than this device can give a tab \(about [\d.]+ GB\)\.$/);
     expect(deviceBlocked(short)).toBeNull();
     // Tools not known yet (the worker still starting) are not checked.
     expect(autoRunEngine({ ...short, toolMemory: () => undefined }).engine).toBe("device");

@@ -1,0 +1,32 @@
+/**
+ * A Web Worker's FileReaderSync for tests in Bun, which has none: Bun reads an in-memory Blob at
+ * once, so its arrayBuffer() promise is already settled and Bun.peek takes its value. Installed
+ * only while `use` runs (a host that reads Blobs synchronously mounts them: runtime/blob-reads.ts),
+ * so other tests in the process still see Bun as it is. Test-only; the real one is exercised in
+ * Chromium (e2e/pdf-stream.e2e.ts, e2e/gis-stream.e2e.ts).
+ */
+class BunFileReaderSync {
+  /** How many reads were made, to check that small reads share a window. */
+  static reads = 0;
+
+  readAsArrayBuffer(blob: Blob): ArrayBuffer {
+    BunFileReaderSync.reads++;
+    const read = blob.arrayBuffer();
+    const value = Bun.peek(read);
+    if (value instanceof Promise) throw new Error("this Blob is not in memory: the test FileReaderSync reads in-memory Blobs only");
+    return value;
+  }
+}
+
+/** Runs `use` with a FileReaderSync on globalThis; answers what it answers and how many reads were made. */
+export async function withFileReaderSync<T>(use: () => Promise<T> | T): Promise<{ result: T; reads: number }> {
+  const scope = globalThis as { FileReaderSync?: unknown };
+  if (scope.FileReaderSync) throw new Error("this runtime has its own FileReaderSync");
+  scope.FileReaderSync = BunFileReaderSync;
+  BunFileReaderSync.reads = 0;
+  try {
+    return { result: await use(), reads: BunFileReaderSync.reads };
+  } finally {
+    delete scope.FileReaderSync;
+  }
+}
