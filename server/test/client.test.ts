@@ -169,7 +169,9 @@ describe("tools", () => {
   test("a run answered with 202 is polled to the finished job", async () => {
     const c = await srv.user();
     const [fileId] = await uploadPdfs(c, 1);
-    const raw = await c.t.send<Job>("POST", "/api/tools/pdf.rotate", { fileIds: [fileId], params: { degrees: 90 } });
+    // Two pages at 300 dpi take far longer than the request's one read of the job: it answers 202
+    // (a one-page rotate can end first now that a job starts in the request's own process).
+    const raw = await c.t.send<Job>("POST", "/api/tools/pdf.render-png", { fileIds: [fileId], params: { dpi: 300 } });
     expect(raw.status).toBe(202);
     expect(["queued", "running"]).toContain(raw.data.status);
     await c.jobs.wait(raw.data.jobId);
