@@ -39,15 +39,28 @@ describe("reading a Blob synchronously", () => {
     expect(result).toEqual(reads.map(() => true));
   });
 
-  test("reads in order, a few KB at a time, go through one FileReaderSync call per window", async () => {
-    const { result, reads } = await withFileReaderSync(() => {
-      const read = blobReadAt(blob);
+  test("reads in order, a few KB at a time, read the file once, in windows that grow to 4 MB", async () => {
+    const { result, reads, bytes: read } = await withFileReaderSync(() => {
+      const readAt = blobReadAt(blob);
       const whole = new Uint8Array(bytes.length);
-      for (let at = 0, n; (n = read(whole.subarray(at, at + 8192), at)) > 0; at += n);
+      for (let at = 0, n; (n = readAt(whole.subarray(at, at + 8192), at)) > 0; at += n);
       return Buffer.from(whole).equals(Buffer.from(bytes));
     });
     expect(result).toBe(true);
-    expect(reads).toBe(Math.ceil(bytes.length / (4 * MB)));
+    expect(read).toBe(bytes.length);
+    // 64 KB, 128 KB, ... 4 MB (7 windows, 8 MB less 64 KB), then 4 MB windows to the end.
+    expect(reads).toBe(7 + Math.ceil((bytes.length - (8 * MB - 64 * 1024)) / (4 * MB)));
+  });
+
+  test("small reads here and there (a PDF's objects) read 64 KB each; going back to a held window reads nothing", async () => {
+    const places = [4 * MB - 300, 9 * MB, 1000, 4 * MB - 300 + 5000, 9 * MB + 60_000, 2000, 6 * MB];
+    const { result, reads, bytes: read } = await withFileReaderSync(() => {
+      const readAt = blobReadAt(blob);
+      return places.every((position) => Buffer.from(readOnce(readAt, position, 4096)).equals(Buffer.from(bytes.subarray(position, position + 4096))));
+    });
+    expect(result).toBe(true);
+    expect(reads).toBe(4);
+    expect(read).toBe(4 * 64 * 1024);
   });
 
   test("outside a Web Worker (no FileReaderSync) a Blob is not read synchronously", () => {

@@ -6,11 +6,13 @@
  * Chromium (e2e/pdf-stream.e2e.ts, e2e/gis-stream.e2e.ts).
  */
 class BunFileReaderSync {
-  /** How many reads were made, to check that small reads share a window. */
+  /** How many reads were made and how many bytes they read, to check how reads share windows. */
   static reads = 0;
+  static bytes = 0;
 
   readAsArrayBuffer(blob: Blob): ArrayBuffer {
     BunFileReaderSync.reads++;
+    BunFileReaderSync.bytes += blob.size;
     const read = blob.arrayBuffer();
     const value = Bun.peek(read);
     if (value instanceof Promise) throw new Error("this Blob is not in memory: the test FileReaderSync reads in-memory Blobs only");
@@ -18,14 +20,14 @@ class BunFileReaderSync {
   }
 }
 
-/** Runs `use` with a FileReaderSync on globalThis; answers what it answers and how many reads were made. */
-export async function withFileReaderSync<T>(use: () => Promise<T> | T): Promise<{ result: T; reads: number }> {
+/** Runs `use` with a FileReaderSync on globalThis; answers what it answers, how many reads were made and their bytes. */
+export async function withFileReaderSync<T>(use: () => Promise<T> | T): Promise<{ result: T; reads: number; bytes: number }> {
   const scope = globalThis as { FileReaderSync?: unknown };
   if (scope.FileReaderSync) throw new Error("this runtime has its own FileReaderSync");
   scope.FileReaderSync = BunFileReaderSync;
-  BunFileReaderSync.reads = 0;
+  BunFileReaderSync.reads = BunFileReaderSync.bytes = 0;
   try {
-    return { result: await use(), reads: BunFileReaderSync.reads };
+    return { result: await use(), reads: BunFileReaderSync.reads, bytes: BunFileReaderSync.bytes };
   } finally {
     delete scope.FileReaderSync;
   }
