@@ -1,8 +1,8 @@
 /**
- * Reads of a mounted Blob, a window at a time. Emscripten's WORKERFS answers each read with one
+ * Reads of a mounted Blob, through read-ahead windows. Emscripten's WORKERFS answers each read with one
  * FileReaderSync call for exactly the bytes asked, which GDAL's small reads make slow; each mounted
- * Blob is read through runtime/blob-reads.ts instead (one read-ahead window per open file, dropped
- * with its node).
+ * Blob is read through runtime/blob-reads.ts instead (its windows kept per open file, dropped with
+ * its node).
  */
 import { blobReadAt, type ReadAt } from "../runtime/blob-reads";
 
