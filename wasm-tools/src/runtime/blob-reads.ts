@@ -48,8 +48,8 @@ export function blobReadAt(blob: Blob): ReadAt {
     }
     for (let done = 0; done < wanted; ) {
       const at = position + done;
-      const window = windowAt(at);
-      const piece = window.bytes.subarray(at - window.at, at - window.at + wanted - done);
+      const held = windowAt(at);
+      const piece = held.bytes.subarray(at - held.at, at - held.at + wanted - done);
       into.set(piece, done);
       done += piece.length;
     }
@@ -75,14 +75,14 @@ function heldWindows(read: (at: number, length: number) => Window): (at: number)
   const held: Window[] = [];
   return (at) => {
     const hit = held.findIndex((w) => at >= w.at && at < w.at + w.bytes.byteLength);
-    let window: Window;
-    if (hit >= 0) window = held.splice(hit, 1)[0]!;
+    let found: Window;
+    if (hit >= 0) found = held.splice(hit, 1)[0]!;
     else {
       const continued = held.find((w) => w.at + w.bytes.byteLength === at);
-      window = read(at, continued ? Math.min(MAX_WINDOW, 2 * continued.bytes.byteLength) : MIN_WINDOW);
+      found = read(at, continued ? Math.min(MAX_WINDOW, 2 * continued.bytes.byteLength) : MIN_WINDOW);
     }
-    held.unshift(window);
+    held.unshift(found);
     held.length = Math.min(held.length, HELD_WINDOWS);
-    return window;
+    return found;
   };
 }
