@@ -105,7 +105,8 @@ describe("PgliteStatements", () => {
     const heard: string[] = [];
     const unlisten = await pg.listen("vk_test", (payload) => heard.push(payload));
     await s.query("select pg_notify('vk_test', $1)", ["hello"], undefined, false);
-    await Bun.sleep(10);
+    // Delivered as the query's messages are read; waited for generously in case it comes a tick later.
+    for (const until = Date.now() + 5000; heard.length === 0 && Date.now() < until; ) await Bun.sleep(10);
     await unlisten();
     expect(heard).toEqual(["hello"]);
   });

@@ -91,7 +91,12 @@ export async function claimJobs(db: Db, which: SQL, args: ClaimArgs, limit: numb
 }
 
 function inputFilesOf(inputFileIds: SQL.Aliased) {
+  return inputFilesJson(sql`${file} i where i.id in (select jsonb_array_elements_text(${inputFileIds}))`);
+}
+
+/** The InputFile rows of `from` (file rows, or a query of their columns, aliased `i`), as one JSON array. */
+export function inputFilesJson(from: SQL) {
   return sql<InputFile[]>`(
-    select coalesce(json_agg(json_build_object('id', f.id, 'status', f.status, 'filename', f.filename, 'size', f.size, 'mime', f.mime, 'storageKey', f.storage_key)), '[]'::json)
-    from ${file} f where f.id in (select jsonb_array_elements_text(${inputFileIds})))`;
+    select coalesce(json_agg(json_build_object('id', i.id, 'status', i.status, 'filename', i.filename, 'size', i.size, 'mime', i.mime, 'storageKey', i.storage_key)), '[]'::json)
+    from ${from})`;
 }

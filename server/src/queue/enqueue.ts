@@ -6,12 +6,11 @@
  */
 import { and, eq, getTableColumns, inArray, is, lte, SQL, sql } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
-import type { WithSubquery } from "drizzle-orm/subquery";
 import type { Db, Tx } from "../db/client";
 import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
 import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
-import { QUEUED, underToolLimits, type ClaimArgs } from "./claim";
+import { inputFilesJson, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
 /** A job of any kind but tool.run: its payload is `data`. */
 export interface Enqueue<K extends ControlKind> {
@@ -100,7 +99,7 @@ export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, 
     .with(inputs, go)
     .insert(job)
     .select(sql`select ${selectList(values)} from ${go} where (select count(*) from ${inputs}) = ${ids.length}`)
-    .returning({ ...getTableColumns(job), inputFiles: inputFilesIn(inputs) });
+    .returning({ ...getTableColumns(job), inputFiles: inputFilesJson(sql`${inputs} i`) });
   if (!inserted) return null;
   const { inputFiles, ...row } = inserted;
   return { row, inputFiles };
@@ -122,11 +121,6 @@ function selectList(values: PgInsertValue<typeof job>): SQL {
     return is(value, SQL) ? value : sql`${sql.param(value, column)}::${sql.raw(column.getSQLType())}`;
   });
   return sql.join(columns, sql`, `);
-}
-
-/** The input rows an admitted insert read, for its returning clause. */
-function inputFilesIn(inputs: WithSubquery) {
-  return sql<InputFile[]>`(select coalesce(json_agg(json_build_object('id', i.id, 'status', i.status, 'filename', i.filename, 'size', i.size, 'mime', i.mime, 'storageKey', i.storage_key)), '[]'::json) from ${inputs} i)`;
 }
 
 function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {

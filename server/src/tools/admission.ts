@@ -54,9 +54,6 @@ export interface AdmittedFile {
   id: string;
   name: string;
   size: number;
-  mime: string;
-  /** Where its bytes are: a job created from it can start without reading its row again. */
-  storageKey: string;
 }
 
 /** The size check of admitInputs: `tool` on a server whose tools read at most `serverMaxBytes` (TOOL_MAX_INPUT_MB). */
@@ -79,7 +76,7 @@ export async function admitInputs(db: Db | Tx, userId: string, ids: string[], li
   const found = new Map<string, AdmittedFile & { status: string }>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await db
-      .select({ id: file.id, status: file.status, size: file.size, name: file.filename, mime: file.mime, storageKey: file.storageKey })
+      .select({ id: file.id, status: file.status, size: file.size, name: file.filename })
       .from(file)
       .where(and(eq(file.userId, userId), inArray(file.id, ids.slice(i, i + CHUNK))));
     for (const r of rows) found.set(r.id, r);
