@@ -87,16 +87,12 @@ export function apartFromInputs(outputs: ToolOutput[], inputs: ToolInput[], slug
 }
 
 /**
- * Whether this host can mount a Blob into an engine's file system: Emscripten's WORKERFS reads a
- * Blob with FileReaderSync, which only a Web Worker has (not a page, not Bun or Node).
+ * An input given as a Blob, as its tool reads it: read lazily by an io.blobInputs tool where the
+ * host reads Blobs synchronously (a Web Worker: WORKERFS and mupdf's Stream need FileReaderSync),
+ * else read whole into bytes.
  */
-export function canMountBlobs(): boolean {
-  return readsBlobsSync();
-}
-
-/** An input given as a Blob, as its tool reads it: mounted by an io.blobInputs tool where it can be, else read whole into bytes. */
 async function readBlobUnlessMounted(input: ToolInput, mountsBlobs: boolean): Promise<ToolInput> {
-  if (!input.blob || (mountsBlobs && canMountBlobs())) return input;
+  if (!input.blob || (mountsBlobs && readsBlobsSync())) return input;
   const { blob, size: _size, ...rest } = input;
   return { ...rest, bytes: new Uint8Array(await blob.arrayBuffer()) };
 }
