@@ -57,7 +57,7 @@ export function claimStatement(db: Db, which: SQL, args: ClaimArgs, limit = 1) {
  * (a user with none always may), and the global limit (0: none) allows. The claim and a job
  * inserted claimed (queue/enqueue.ts enqueueAdmitted) ask the same question.
  */
-export function underToolLimits(userId: SQL, { perUser, global }: Pick<ClaimArgs, "perUser" | "global">): SQL {
+export function underToolLimits(userId: SQL, { perUser, global }: { perUser: number | SQL; global: number | SQL }): SQL {
   return sql`${userId} not in (
       select r.user_id from job r where r.lane = 'tool' and r.status = 'running' and r.lease_until >= now()
       group by r.user_id having count(*) >= ${perUser})

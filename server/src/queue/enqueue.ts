@@ -76,38 +76,83 @@ export interface Admitted {
  * take it next anyway: no due tool job waits (those came first), and its user and the whole
  * server are under the running limits the claim applies (claim.ts). Otherwise it is inserted
  * queued, as by enqueue; the row's status says which. Only a queued insert wakes the lanes
- * (migration 0017).
+ * (migration 0017). Every tool call runs it, so its SQL is built once per database (two
+ * statements: claiming or not), its values sent as parameters.
  */
 export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {
-  const ids = e.tool.inputFileIds;
-  const inputs = db.$with("inputs").as(
-    db
-      .select({ id: file.id, status: file.status, filename: file.filename, size: file.size, mime: file.mime, storageKey: file.storageKey })
-      .from(file)
-      .where(and(eq(file.userId, e.userId), inArray(file.id, ids), eq(file.status, "UPLOADED"), lte(file.size, Math.min(maxBytes, Number.MAX_SAFE_INTEGER)))),
-  );
-  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${at ? runsNow(e.userId, at) : sql`false`} as ok`);
-  const ok = sql`${go}.ok`;
-  const values = {
-    ...rowOf(e),
-    status: sql`case when ${ok} then 'running' else 'queued' end`,
-    attempts: sql`case when ${ok} then 1 else 0 end`,
-    leaseUntil: at ? sql`case when ${ok} then now() + make_interval(secs => ${at.leaseMs / 1000}) end` : null,
-    startedAt: sql`case when ${ok} then now() end`,
-  };
-  const [inserted] = await db
-    .with(inputs, go)
-    .insert(job)
-    .select(sql`select ${selectList(values)} from ${go} where (select count(*) from ${inputs}) = ${ids.length}`)
-    .returning({ ...getTableColumns(job), inputFiles: inputFilesJson(sql`${inputs} i`) });
+  const ids = JSON.stringify(e.tool.inputFileIds);
+  const [inserted] = await admittedInsert(db, at !== null).execute({
+    userId: e.userId,
+    ids,
+    count: e.tool.inputFileIds.length,
+    maxBytes: Math.min(maxBytes, Number.MAX_SAFE_INTEGER),
+    perUser: at?.perUser ?? 0,
+    global: at?.global ?? 0,
+    leaseSecs: (at?.leaseMs ?? 0) / 1000,
+    id: newId("job"),
+    type: e.tool.slug,
+    params: JSON.stringify(e.tool.params),
+    inputFileIds: ids,
+    data: e.data === undefined ? null : JSON.stringify(e.data),
+    origin: e.origin,
+    batchId: e.batchId ?? null,
+    position: e.position ?? null,
+  });
   if (!inserted) return null;
   const { inputFiles, ...row } = inserted;
   return { row, inputFiles };
 }
 
+const admittedInserts = new WeakMap<Db, Map<boolean, ReturnType<typeof buildAdmittedInsert>>>();
+
+function admittedInsert(db: Db, claims: boolean) {
+  let byKind = admittedInserts.get(db);
+  if (!byKind) admittedInserts.set(db, (byKind = new Map()));
+  let statement = byKind.get(claims);
+  if (!statement) byKind.set(claims, (statement = buildAdmittedInsert(db, claims)));
+  return statement;
+}
+
+/** enqueueAdmitted's statement, its values as placeholders (jsonb ones as JSON text). */
+function buildAdmittedInsert(db: Db, claims: boolean) {
+  const p = sql.placeholder;
+  const userId = p("userId");
+  const inputs = db.$with("inputs").as(
+    db
+      .select({ id: file.id, status: file.status, filename: file.filename, size: file.size, mime: file.mime, storageKey: file.storageKey })
+      .from(file)
+      .where(and(eq(file.userId, userId), sql`${file.id} in (select jsonb_array_elements_text(${p("ids")}::jsonb))`, eq(file.status, "UPLOADED"), lte(file.size, p("maxBytes")))),
+  );
+  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${claims ? runsNow(sql`${userId}::text`, { perUser: sql`${p("perUser")}::int`, global: sql`${p("global")}::int` }) : sql`false`} as ok`);
+  const ok = sql`${go}.ok`;
+  const json = (name: string) => sql`${p(name)}::jsonb`;
+  const values: PgInsertValue<typeof job> = {
+    ...rowOf({ kind: "tool.run", userId: "", tool: { slug: "", params: {}, inputFileIds: [] }, origin: "api" }),
+    id: p("id"),
+    type: p("type"),
+    userId,
+    params: json("params"),
+    inputFileIds: json("inputFileIds"),
+    data: json("data"),
+    origin: p("origin"),
+    batchId: p("batchId"),
+    position: p("position"),
+    status: sql`case when ${ok} then 'running' else 'queued' end`,
+    attempts: sql`case when ${ok} then 1 else 0 end`,
+    leaseUntil: claims ? sql`case when ${ok} then now() + make_interval(secs => ${p("leaseSecs")}::float8) end` : null,
+    startedAt: sql`case when ${ok} then now() end`,
+  };
+  return db
+    .with(inputs, go)
+    .insert(job)
+    .select(sql`select ${selectList(values)} from ${go} where (select count(*) from ${inputs}) = ${p("count")}::int`)
+    .returning({ ...getTableColumns(job), inputFiles: inputFilesJson(sql`${inputs} i`) })
+    .prepare(claims ? "enqueue_admitted_claims" : "enqueue_admitted");
+}
+
 /** Nothing claimable waits before a tool job of `userId` (those came first), and the claim's limits let it run. */
-function runsNow(userId: string, at: ClaimAtInsert) {
-  return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and ${QUEUED}) and ${underToolLimits(sql`${userId}`, at)})`;
+function runsNow(userId: SQL, limits: Parameters<typeof underToolLimits>[1]) {
+  return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and ${QUEUED}) and ${underToolLimits(userId, limits)})`;
 }
 
 /**

@@ -56,7 +56,7 @@ export interface ToolRunHandler {
   onSettled(tx: Tx, row: JobRow, outcome: ToolOutcome): Promise<void>;
   /**
    * Whether onSettled writes anything for this job. When it says no, the outcome is recorded in
-   * one statement without a transaction around it (settle.ts settleAtOnce); unsaid: it may.
+   * one statement without a transaction around it (tools/record-success.ts, settle.ts settleAtOnce); unsaid: it may.
    */
   writesOnSettled?(row: JobRow): boolean;
 }

@@ -5,7 +5,6 @@
  * ends at most once and its consequences are written exactly once.
  */
 import { and, eq, type SQL } from "drizzle-orm";
-import type { WithSubquery } from "drizzle-orm/subquery";
 import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
 import { requeue } from "./control";
@@ -38,21 +37,18 @@ export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => P
   });
 }
 
-/** The ending as a CTE named `done`: the ended row, or none when this claim no longer owns the job. */
-function ending(db: Db, row: JobRow, e: Ending) {
-  return db.$with("done").as(db.update(job).set({ ...e, finishedAt: new Date(), leaseUntil: null }).where(owns(row)).returning());
-}
-export type Done = ReturnType<typeof ending>;
-
 /**
  * As settle, in one statement instead of a transaction (one round trip instead of at least
- * three), for an ending whose consequences are plain writes: `writes` builds them as data-modifying
- * CTEs on `done`, each doing nothing unless `done` has a row, so they happen exactly when the
- * ending does. Answers the ended row, or null when this claim did not own the job.
+ * three), for an ending with no consequences to write (tools/record-success.ts records a tool
+ * job's success with its output rows in one statement too). Answers the ended row, or null when
+ * this claim did not own the job.
  */
-export async function settleAtOnce(db: Db, row: JobRow, e: Ending, writes: (done: Done) => WithSubquery[] = () => []): Promise<JobRow | null> {
-  const done = ending(db, row, e);
-  const [ended] = await db.with(done, ...writes(done)).select().from(done);
+export async function settleAtOnce(db: Db, row: JobRow, e: Ending): Promise<JobRow | null> {
+  const [ended] = await db
+    .update(job)
+    .set({ ...e, finishedAt: new Date(), leaseUntil: null })
+    .where(owns(row))
+    .returning();
   return ended ?? null;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A tool job whose hook writes nothing for it (any but a workflow step's) is recorded in one
- * statement (queue/settle.ts settleAtOnce): the success, the output rows in the tool's order and
+ * statement (tools/record-success.ts): the success, the output rows in the tool's order and
  * the input's latest output all land; a claim that lost the job to another writes none of them,
  * leaves the other claim's row as it was and deletes the objects it stored.
  */

@@ -10,13 +10,14 @@ import { candidateFormats } from "@vektor/shared/formats";
 import { sizeProblem } from "@vektor/shared/tools/limits";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { getTool } from "@vektor/wasm-tools";
-import { and, inArray, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
 import { backoffMs, type ClaimedJob, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
-import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type Done, type Ending } from "../queue/settle";
+import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type Ending } from "../queue/settle";
+import { recordSuccess, type StoredFile } from "./record-success";
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
@@ -56,23 +57,6 @@ const STORE_WAIT = { attempts: 1, baseDelayMs: 2000, maxDelayMs: 2000 };
 /** Output objects written at once (a split's pages): the store's latency overlaps, a remote store is not flooded. */
 const PARALLEL_PUTS = 8;
 
-/** The columns an output file's row is written with (the others keep their defaults). */
-const OUTPUT_COLUMNS = {
-  id: file.id,
-  userId: file.userId,
-  filename: file.filename,
-  mime: file.mime,
-  size: file.size,
-  checksum: file.checksum,
-  status: file.status,
-  format: file.format,
-  storageKey: file.storageKey,
-  jobId: file.jobId,
-  sourceFileId: file.sourceFileId,
-  uploadedAt: file.uploadedAt,
-};
-
-type StoredFile = Required<Pick<typeof file.$inferInsert, keyof typeof OUTPUT_COLUMNS>>;
 
 type Failed = Extract<ToolOutcome, { ok: false }>;
 
@@ -201,7 +185,7 @@ export class ToolRun implements KindExecutor {
             await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
             await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
           })
-        : await settleAtOnce(this.db, row, ending, (done) => this.outputWrites(done, row, stored));
+        : await recordSuccess(this.db, row, stored);
     } finally {
       // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
       // transaction rolled back): no file row points at these objects, so nothing else would delete them.
@@ -249,22 +233,6 @@ export class ToolRun implements KindExecutor {
     if (out.path && files && this.store.putFile) return this.store.putFile(key, files.outputPath(out.path));
     if (!out.path && this.store.putBytes) return this.store.putBytes(key, out.bytes);
     return this.store.put(key, files ? files.body(out) : bytesBody(out));
-  }
-
-  /**
-   * The output files' rows and the inputs' latest output, as writes of the statement that records
-   * the success (settleAtOnce): each happens only when `done` has the ended row.
-   */
-  private outputWrites(done: Done, row: JobRow, stored: StoredFile[]) {
-    const columns = Object.entries(OUTPUT_COLUMNS);
-    const names = sql.raw(columns.map(([, c]) => `"${c.name}"`).join(", "));
-    const types = sql.raw(columns.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", "));
-    const rows = JSON.stringify(stored.map((s) => Object.fromEntries(columns.map(([key, c]) => [c.name, s[key as keyof StoredFile]]))));
-    const owned = sql`exists (select from ${done})`;
-    return [
-      this.db.$with("outputs", {}).as(sql`insert into ${file} (${names}) select o.* from jsonb_to_recordset(${rows}::jsonb) as o(${types}) where ${owned}`),
-      this.db.$with("inputs").as(this.db.update(file).set({ outFileId: stored[0].id }).where(and(inArray(file.id, row.inputFileIds), owned))),
-    ];
   }
 
   private async fail(row: JobRow, outcome: Failed): Promise<void> {
