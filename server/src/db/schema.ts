@@ -264,11 +264,10 @@ export const job = pgTable(
     finishedAt: ts("finished_at"),
   },
   (t) => [
-    index("job_queue_idx").on(t.status, t.createdAt),
     index("job_lane_claim_idx").on(t.lane, t.status, t.runAfter),
-    uniqueIndex("job_dedupe_live_idx").on(t.dedupeKey).where(sql`status in ('queued', 'running')`),
+    uniqueIndex("job_dedupe_live_idx").on(t.dedupeKey).where(sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')`),
     index("job_user_created_idx").on(t.userId, t.createdAt),
-    index("job_batch_idx").on(t.batchId, t.position),
+    index("job_batch_idx").on(t.batchId, t.position).where(sql`batch_id IS NOT NULL`),
     oneOf("job_status_check", t.status, JOB_STATUSES),
   ],
 );

@@ -55,7 +55,7 @@ export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<Jo
   return db
     .insert(job)
     .values(entries.map(rowOf))
-    .onConflictDoNothing({ target: job.dedupeKey, where: sql`status in ('queued', 'running')` })
+    .onConflictDoNothing({ target: job.dedupeKey, where: sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')` })
     .returning();
 }
 
@@ -76,7 +76,7 @@ export interface Admitted {
  * take it next anyway: no due tool job waits (those came first), and its user and the whole
  * server are under the running limits the claim applies (claim.ts). Otherwise it is inserted
  * queued, as by enqueue; the row's status says which. Only a queued insert wakes the lanes
- * (migration 0017). Every tool call runs it, so its SQL is built once per database (two
+ * (migrations 0017, 0018). Every tool call runs it, so its SQL is built once per database (two
  * statements: claiming or not), its values sent as parameters.
  */
 export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {

@@ -54,6 +54,13 @@ const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
 /** How often a job retries while the object store is away (with jitter; the attempt is not counted). */
 const STORE_WAIT = { attempts: 1, baseDelayMs: 2000, maxDelayMs: 2000 };
 
+/**
+ * Progress is written at most this often, the first time this long after the run began: most runs
+ * end sooner, and their end answers the request that waits for them, while each write is a
+ * statement on the database's thread (PGlite's is this process's own) ahead of the outcome's.
+ */
+const PROGRESS_EVERY_MS = 500;
+
 /** Output objects written at once (a split's pages): the store's latency overlaps, a remote store is not flooded. */
 const PARALLEL_PUTS = 8;
 
@@ -99,6 +106,7 @@ export class ToolRun implements KindExecutor {
     if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
     trace?.mark(row.id, "inputs");
     let lastProgress = 0;
+    let lastWrite = performance.now();
     const outcome = await this.pool.run({
       id: `${row.id}:${row.attempts}`,
       slug: row.type,
@@ -112,8 +120,9 @@ export class ToolRun implements KindExecutor {
         // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
         if (fraction >= 1) return;
         const pct = Math.floor(fraction * 100);
-        if (pct - lastProgress < 5) return;
+        if (pct - lastProgress < 5 || performance.now() - lastWrite < PROGRESS_EVERY_MS) return;
         lastProgress = pct;
+        lastWrite = performance.now();
         reportProgress(this.db, row, pct);
       },
     });

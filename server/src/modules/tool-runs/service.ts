@@ -180,12 +180,12 @@ export class ToolRunService {
     return this.view(row);
   }
 
-  /** Tool jobs waiting or running, for /status (control jobs such as the next retention sweep are not work waiting). */
+  /** Tool jobs waiting or running, for /status (control jobs such as the next retention sweep are not work waiting); the tool lane is exactly kind tool.run. */
   async depth(): Promise<number> {
     const [r] = await this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(job)
-      .where(and(eq(job.kind, "tool.run"), inArray(job.status, [...LIVE_JOB_STATUSES])));
+      .where(and(eq(job.lane, "tool"), inArray(job.status, [...LIVE_JOB_STATUSES])));
     return r.n;
   }
 
