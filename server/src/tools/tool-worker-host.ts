@@ -23,13 +23,18 @@ function reply(message: PoolReply, transfer: Transferable[] = []) {
 /** Serves runs for the pool, one at a time, and posts "ready" (call it after the imports settled). */
 export function serveToolWorker(runner: ToolRunner): void {
   const running = new Map<string, AbortController>();
+  /** Tools whose module and engine this worker has loaded: a run of one of them starts at once. */
+  const prepared = new Set<string>();
 
   async function run(req: Extract<PoolRequest, { type: "run" }>) {
     const controller = new AbortController();
     running.set(req.id, controller);
     try {
       // The engine's cold load (seconds for a fresh worker) stays off the job's clock.
-      await runner.prepare(req.slug);
+      if (!prepared.has(req.slug)) {
+        await runner.prepare(req.slug);
+        prepared.add(req.slug);
+      }
       reply({ type: "started", id: req.id });
       const outputs = await runner.execute(req.slug, req.inputs, req.params, {
         signal: controller.signal,
