@@ -159,6 +159,8 @@ describe("workflows on this device", () => {
     expect(await ask.textContent()).toContain("It gates plan.pdf, notes.txt, section.pdf.");
     await ask.getByRole("button", { name: "Approve" }).click();
     expect(await ended()).toMatch(/^Done on this device in [\d.]+ m?s: 3 files ready to download\.$/);
+    // Download all comes once its ZIP is written from the outputs' Blobs.
+    await dialog().getByRole("link", { name: "Download all" }).waitFor({ timeout: 30_000 });
     expect(await dialog().getByRole("link", { name: /^Download / }).allTextContents()).toEqual(["Download plan.pdf", "Download notes.txt", "Download section.pdf", "Download all"]);
 
     await dialog().getByRole("button", { name: "Start run" }).click();

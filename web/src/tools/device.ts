@@ -9,6 +9,8 @@ import { useQuery } from "@tanstack/react-query";
 import { ToolBridge, type RunOptions } from "../workers/bridge";
 import { reportEngineDownload } from "./engine-downloads";
 
+export { blobInput } from "./blob-input";
+
 const bridge = new ToolBridge({ onEngineDownload: reportEngineDownload });
 /** Set when the service worker took over while the worker was busy: let it go once it is idle. */
 let retire = false;
@@ -27,18 +29,6 @@ async function afterCall<T>(call: Promise<T>): Promise<T> {
   } finally {
     if (retire) queueMicrotask(retireWhenIdle);
   }
-}
-
-/** How much of a file's start goes with it as bytes: enough to tell its format (the server's job files give as much). */
-const HEAD_BYTES = 64 * 1024;
-
-/**
- * A picked file as a tool input: the File itself (ToolInput.blob), its size and its first bytes,
- * not a copy of it in this page's memory. The worker mounts it for a tool that streams (the GIS
- * tools read it piece by piece through WORKERFS) and reads it whole there for any other.
- */
-export async function blobInput(name: string, blob: Blob): Promise<ToolInput> {
-  return { name, mime: blob.type || undefined, bytes: new Uint8Array(await blob.slice(0, HEAD_BYTES).arrayBuffer()), blob, size: blob.size };
 }
 
 /** Runs `slug` in the worker (see ToolBridge.run). */

@@ -54,21 +54,21 @@ describe("the engine chosen, always with its reason", () => {
   it("the server when a step's tool would need more memory for the biggest file than this device gives a tab; picking the device stays allowed", () => {
     const metadata = memory.get("pdf.metadata")!;
     expect(metadata.blobInputs).toBeUndefined();
-    // The run holds the file in the page as well: one byte more per input byte than Convert.
-    const need = ENGINE_BYTES.pdf! + 300 * MB * (metadata.memoryPerInputByte! + 1);
+    // The run gives the tool the file as Convert does: the tool's own figure.
+    const need = ENGINE_BYTES.pdf! + 300 * MB * metadata.memoryPerInputByte!;
     const nodes = [node("source.upload"), node("op.pdf.metadata")];
     expect(autoRunEngine(facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need })).engine).toBe("device");
     const short = facts(nodes, { sizes: [10 * MB, 300 * MB], memoryBudget: need - 1 });
-    expect(autoRunEngine(short).reason).toMatch(/^Runs on the server: PDF metadata on this 300 MB file needs about [\d.]+ GB of memory, more than this device can give a tab \(about [\d.]+ GB\)\.$/);
+    expect(autoRunEngine(short).reason).toMatch(/^Runs on the server: PDF metadata on this 300 MB file needs about [\d.]+ [MG]B of memory, more than this device can give a tab \(about [\d.]+ [MG]B\)\.$/);
     expect(deviceBlocked(short)).toBeNull();
     // Tools not known yet (the worker still starting) are not checked.
     expect(autoRunEngine({ ...short, toolMemory: () => undefined }).engine).toBe("device");
   });
 
-  it("a tool measured on a mounted File is given bytes in a workflow: their copies count too", () => {
+  it("a tool measured on a mounted File is given the File in a workflow too: its figure as measured", () => {
     const convert = memory.get("gis.convert")!;
     expect(convert.blobInputs).toBe(true);
-    const need = ENGINE_BYTES.gis! + 100 * MB * (convert.memoryPerInputByte! + 3);
+    const need = ENGINE_BYTES.gis! + 100 * MB * convert.memoryPerInputByte!;
     const nodes = [node("source.upload"), node("op.gis.convert")];
     expect(autoRunEngine(facts(nodes, { sizes: [100 * MB], memoryBudget: need })).engine).toBe("device");
     expect(autoRunEngine(facts(nodes, { sizes: [100 * MB], memoryBudget: need - 1 })).engine).toBe("server");

@@ -74,16 +74,6 @@ export function deviceBlocked(facts: RunChoiceFacts): string | null {
 }
 
 /**
- * A tool's memory per input byte in a run on this device, which holds its files in memory: the
- * page's copy of the file, and for a tool measured on a mounted File (io.blobInputs), the bytes
- * the worker is given and its engine's copy of them, which Convert's File does not need.
- */
-function inWorkflow(tool: MemoryFacts): MemoryFacts {
-  if (tool.memoryPerInputByte === undefined) return tool;
-  return { ...tool, memoryPerInputByte: tool.memoryPerInputByte + 1 + (tool.blobInputs ? 2 : 0) };
-}
-
-/**
  * Why a step's tool would need more memory than this device can give a tab, or null. Each step is
  * checked against the biggest picked file: what the first steps take, and a fair guess for later
  * ones, whose inputs are earlier steps' outputs.
@@ -92,7 +82,8 @@ export function memoryShort(facts: RunChoiceFacts): string | null {
   const biggest = Math.max(0, ...facts.sizes);
   for (const node of facts.nodes) {
     const tool = node.type.startsWith("op.") ? facts.toolMemory(node.type.slice(3)) : undefined;
-    const problem = tool && memoryProblem(inWorkflow(tool), biggest, facts.memoryBudget);
+    // A run on this device gives each tool its file as a Blob, as Convert does (runner/core.ts): the tool's figure holds.
+    const problem = tool && memoryProblem(tool, biggest, facts.memoryBudget);
     if (problem) return problem;
   }
   return null;

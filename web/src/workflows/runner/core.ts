@@ -15,9 +15,14 @@ import { SOURCE_TYPE, SUB_WORKFLOW_TYPE } from "@vektor/shared/workflows/kinds";
 import { filterFiles, mergeFiles, opRuns, renamePlan, zipName, type FilterRule } from "@vektor/shared/workflows/nodes";
 import { isReady, predecessors, runOutputs, settleRun, stepInputs, type PlanNode, type RunPlan } from "@vektor/shared/workflows/plan";
 import type { KindLookup } from "@vektor/shared/workflows/registry";
-import { zipSync, type Zippable } from "fflate";
+import { Zip, ZipPassThrough } from "fflate";
+import { blobInput } from "../../tools/blob-input";
 
-/** A file of a run on this device: its bytes in memory, with what the node behaviours read. */
+/**
+ * A file of a run on this device, with what the node behaviours read: a Blob (the picked File
+ * itself, or what a step made), not bytes in the page's memory. The browser keeps a big Blob
+ * outside the page (on disk when it must), and a tool that streams reads it a piece at a time.
+ */
 export interface LocalFile {
   id: string;
   filename: string;
@@ -25,7 +30,7 @@ export interface LocalFile {
   size: number;
   /** Format id from shared/formats, or null when none matched. */
   format: string | null;
-  bytes: Uint8Array;
+  blob: Blob;
 }
 
 /** Runs one tool on some files (the tool worker, or wasm-tools' execute). */
@@ -88,16 +93,53 @@ class StepFailure extends Error {
   }
 }
 
-/** A file made on this device (a tool's output, a renamed copy, a ZIP). */
-export function localFile(filename: string, mime: string, bytes: Uint8Array, format?: string | null): LocalFile {
-  return { id: crypto.randomUUID(), filename, mime, size: bytes.byteLength, format: format !== undefined ? format : (candidateFormats(mime, filename)[0]?.id ?? null), bytes };
+/** A file of this device: a picked File, or one made here (a tool's output, a renamed copy, a ZIP). */
+export function localFile(filename: string, mime: string, data: Blob | Uint8Array, format?: string | null): LocalFile {
+  const blob = data instanceof Blob ? data : new Blob([data as Uint8Array<ArrayBuffer>], { type: mime });
+  return { id: crypto.randomUUID(), filename, mime, size: blob.size, format: format !== undefined ? format : (candidateFormats(mime, filename)[0]?.id ?? null), blob };
 }
 
-/** One STORE-mode ZIP of `files`, entries named as the server names them (safe, unique). */
-export function zipFiles(name: string, files: readonly LocalFile[], modified = new Date()): LocalFile {
+/** The ZIP's pieces are gathered into a Blob every this many bytes, so the page never holds more of it. */
+const ZIP_PIECE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One STORE-mode ZIP of `files`, entries named as the server names them (safe, unique), written a
+ * piece at a time from the files' Blobs into a new Blob: neither the files nor the ZIP are ever
+ * whole in the page's memory.
+ */
+export async function zipFiles(name: string, files: readonly LocalFile[], modified = new Date()): Promise<LocalFile> {
   const names = safeEntryNames(files.map((f) => f.filename));
-  const entries: Zippable = Object.fromEntries(files.map((f, i) => [names[i], [f.bytes, { level: 0, mtime: modified }]]));
-  return localFile(name, "application/zip", zipSync(entries), "zip");
+  let zipped = new Blob([]);
+  let pieces: Uint8Array[] = [];
+  let held = 0;
+  let failure: Error | null = null;
+  const gather = () => {
+    zipped = new Blob([zipped, ...(pieces as Uint8Array<ArrayBuffer>[])]);
+    pieces = [];
+    held = 0;
+  };
+  const zip = new Zip((err, piece) => {
+    if (err) failure = err;
+    else {
+      pieces.push(piece);
+      held += piece.byteLength;
+    }
+  });
+  for (const [i, file] of files.entries()) {
+    const entry = new ZipPassThrough(names[i]);
+    entry.mtime = modified;
+    zip.add(entry);
+    const reader = file.blob.stream().getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      entry.push(chunk.value);
+      if (held >= ZIP_PIECE_BYTES) gather();
+    }
+    entry.push(new Uint8Array(0), true);
+  }
+  zip.end();
+  if (failure) throw failure;
+  gather();
+  return localFile(name, "application/zip", new Blob([zipped], { type: "application/zip" }), "zip");
 }
 
 interface StepRun {
@@ -187,7 +229,7 @@ class Executor {
     }
     if (type === "logic.approval") return this.approval(node, inputs, step);
     if (type === "sink.rename") return renamePlan(inputs, params.pattern as string, this.opts.startedAt ?? new Date()).map(({ file, name, same }) => (same ? file : { ...file, id: crypto.randomUUID(), filename: name }));
-    if (type === "sink.zip") return inputs.length ? [zipFiles(zipName(params.name as string), inputs)] : [];
+    if (type === "sink.zip") return inputs.length ? [await zipFiles(zipName(params.name as string), inputs)] : [];
     if (type.startsWith("op.")) return this.tool(node, inputs, log);
     throw new StepFailure("UNKNOWN_NODE_TYPE", `No node kind "${type}" on this device`);
   }
@@ -216,7 +258,7 @@ class Executor {
     if (runs.length === 0) log("No input this tool accepts: nothing to do");
     const outputs: LocalFile[] = [];
     for (const files of runs) {
-      const given = files.map((f) => ({ name: f.filename, mime: f.mime, bytes: f.bytes }));
+      const given = await Promise.all(files.map((f) => blobInput(f.filename, f.blob, f.mime)));
       for (const out of await this.opts.runTool(slug, given, node.params, this.signal)) outputs.push(localFile(out.name, out.mime, out.bytes));
     }
     return outputs;

@@ -3,6 +3,8 @@
  * the catalog (sub-workflows fetched from the server while online), the person's local files
  * are read into memory, and the runner core (core.ts) runs the plan with the tool worker. The
  * run is kept in this browser (device-runs.ts) as it goes. Nothing is uploaded, nothing charged.
+ * The files stay Blobs throughout (core.ts): the picked Files are never read into the page, each
+ * tool reads its inputs in the worker (piece by piece where it streams), and outputs become Blobs.
  */
 import { candidateFormats } from "@vektor/shared/formats";
 import { ServiceError } from "@vektor/shared/errors";
@@ -11,7 +13,7 @@ import { catalogKinds } from "@vektor/shared/workflows/catalog-kinds";
 import { expandGraph } from "@vektor/shared/workflows/plan";
 import { client } from "../../api/client";
 import { runOnDevice } from "../../tools/device";
-import { runLocal, type AskApproval, type LocalFile, type RunTool } from "./core";
+import { localFile, runLocal, type AskApproval, type LocalFile, type RunTool } from "./core";
 import { saveDeviceRun, type DeviceRun } from "./device-runs";
 import { endedRun, progressedRun, refusedRun, startedRun, type RunHeader } from "./record";
 
@@ -27,23 +29,21 @@ export interface DeviceRunRequest {
 
 export interface DeviceRunOutcome {
   run: DeviceRun;
-  /** The run's outputs, bytes in memory, for the downloads. */
+  /** The run's outputs, as Blobs, for the downloads. */
   outputs: LocalFile[];
 }
 
-/** A browser File as the runner holds it: its bytes, and the format its type and name say. */
-export async function readLocalFile(file: File): Promise<LocalFile> {
-  const mime = file.type || "application/octet-stream";
-  return { id: crypto.randomUUID(), filename: file.name, mime, size: file.size, format: candidateFormats(file.type, file.name)[0]?.id ?? null, bytes: new Uint8Array(await file.arrayBuffer()) };
+/** A browser File as the runner holds it: the File itself, and the format its type and name say. */
+export function pickedFile(file: File): LocalFile {
+  return localFile(file.name, file.type || "application/octet-stream", file, candidateFormats(file.type, file.name)[0]?.id ?? null);
 }
 
 /**
- * The tool worker as the core calls it, each tool within its manifest's time limit. The worker
- * takes its inputs' buffers (transferred), so it gets copies: a file may go on to other steps,
- * and to the run's outputs.
+ * The tool worker as the core calls it, each tool within its manifest's time limit. Each input
+ * is a Blob with fresh head bytes (core.ts), which the worker may take (transferred).
  */
 export function workerTool(timeoutMs: (slug: string) => number | undefined = () => undefined): RunTool {
-  return (slug, inputs, params, signal) => runOnDevice(slug, inputs.map((i) => ({ ...i, bytes: i.bytes.slice() })), params, { signal, timeoutMs: timeoutMs(slug) });
+  return (slug, inputs, params, signal) => runOnDevice(slug, inputs, params, { signal, timeoutMs: timeoutMs(slug) });
 }
 
 /** A sub-workflow's graph from the server (null when it cannot be had: offline, gone, unreadable). */
@@ -71,7 +71,7 @@ export async function runWorkflowOnDevice(req: DeviceRunRequest, runTool: RunToo
   const titleOf = (type: string) => titles.get(type) ?? type;
   const keep = keeper(req.onUpdate);
   const header: RunHeader = { id: `dev_${crypto.randomUUID()}`, workflowId: req.workflow.id, workflowName: req.workflow.name, versionId: req.workflow.versionId, createdAt: new Date() };
-  const files = await Promise.all(req.files.map(readLocalFile));
+  const files = req.files.map(pickedFile);
   let plan;
   try {
     plan = await expandGraph(req.workflow.graph, kinds, fetchGraph, req.workflow.id);

@@ -1,7 +1,7 @@
 /**
  * The parts of the run dialog for a run on this device: the steps as they go, an approval step's
  * question (Approve or Reject, with a Note), and the results: a download per output and
- * `Download all` (one STORE ZIP of them), all made in the page from bytes in memory.
+ * `Download all` (one STORE ZIP of them, written from the outputs' Blobs once the run ends).
  */
 import { zipName } from "@vektor/shared/workflows/nodes";
 import { useEffect, useId, useMemo, useState } from "react";
@@ -58,19 +58,34 @@ interface Link {
   href: string;
 }
 
-/** Object URLs for `files` (and their ZIP), revoked when the results go. */
+const linkOf = (f: LocalFile): Link => ({ name: f.filename, size: f.size, href: URL.createObjectURL(f.blob) });
+
+/** Object URLs for `files` and, once it is written, their ZIP (null while it is); revoked when the results go. */
 function useLinks(files: readonly LocalFile[], zipAs: string): { each: Link[]; all: Link | null } {
-  const links = useMemo(() => {
-    const url = (f: LocalFile) => ({ name: f.filename, size: f.size, href: URL.createObjectURL(new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.mime })) });
-    return { each: files.map(url), all: files.length ? url(zipFiles(zipName(zipAs), files)) : null };
+  const each = useMemo(() => files.map(linkOf), [files]);
+  const [all, setAll] = useState<Link | null>(null);
+  useEffect(() => () => each.forEach((l) => URL.revokeObjectURL(l.href)), [each]);
+  useEffect(() => {
+    let link: Link | null = null;
+    let gone = false;
+    setAll(null);
+    if (files.length)
+      void zipFiles(zipName(zipAs), files).then((zip) => {
+        if (gone) return;
+        link = linkOf(zip);
+        setAll(link);
+      });
+    return () => {
+      gone = true;
+      if (link) URL.revokeObjectURL(link.href);
+    };
   }, [files, zipAs]);
-  useEffect(() => () => [...links.each, ...(links.all ? [links.all] : [])].forEach((l) => URL.revokeObjectURL(l.href)), [links]);
-  return links;
+  return { each, all };
 }
 
 export function DeviceResults({ outputs, name }: { outputs: readonly LocalFile[]; name: string }) {
   const { each, all } = useLinks(outputs, `${name} outputs`);
-  if (!all) return <p>The run gave no files.</p>;
+  if (!each.length) return <p>The run gave no files.</p>;
   return (
     <section aria-label="Results">
       <ul className="results">
@@ -83,14 +98,20 @@ export function DeviceResults({ outputs, name }: { outputs: readonly LocalFile[]
           </li>
         ))}
       </ul>
-      <p>
-        <a href={all.href} download={all.name}>
-          Download all
-        </a>{" "}
-        <span className="hint">
-          ({all.name}, {formatBytes(all.size)})
-        </span>
-      </p>
+      {all ? (
+        <p>
+          <a href={all.href} download={all.name}>
+            Download all
+          </a>{" "}
+          <span className="hint">
+            ({all.name}, {formatBytes(all.size)})
+          </span>
+        </p>
+      ) : (
+        <p className="hint" role="status">
+          Preparing the ZIP of all outputs…
+        </p>
+      )}
     </section>
   );
 }
