@@ -13,7 +13,7 @@ export const Job = Type.Object({
   status: JobStatus,
   fileIds: Type.Array(Type.String()),
   params: Type.Record(Type.String(), Type.Unknown()),
-  progress: Type.Integer({ minimum: 0, maximum: 100 }),
+  progress: Type.Integer({ minimum: 0, maximum: 100, description: "Percent done: written at most every 500 ms while the tool runs (a run shorter than that goes from 0 to 100), and 100 with the outcome" }),
   outputs: Type.Array(JobOutput),
   output: Type.Union([Type.Object({ fileIds: Type.Array(Type.String()) }), Type.Null()]),
   errorCode: Type.Union([Type.String(), Type.Null()], { description: "INPUT_INVALID, INPUT_EMPTY, INPUT_UNSUPPORTED, INPUT_TOO_LARGE, PARAMS_INVALID, TOOL_FAILED, TIMEOUT, CANCELLED, WORKER_CRASHED" }),
