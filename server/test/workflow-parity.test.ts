@@ -77,7 +77,7 @@ async function onDevice(graphJson: string, inputs: Inputs, subWorkflows: Record<
   const files: LocalFile[] = inputs.map((f) => localFile(f.name, "application/pdf", f.bytes.slice(), "pdf"));
   const result = await runLocal({ plan, kinds, files, runTool: wasmTool, askApproval: async () => ({ approved: true }) });
   expect({ status: result.status, error: result.error }).toEqual({ status: "succeeded", error: null });
-  return result.outputs.map((f) => outputOf(f.filename, f.format, f.bytes));
+  return Promise.all(result.outputs.map(async (f) => outputOf(f.filename, f.format, new Uint8Array(await f.blob.arrayBuffer()))));
 }
 
 /** By name: a run's outputs are a set (the server lists its sinks in the order its database returns their steps). */
