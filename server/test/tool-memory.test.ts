@@ -17,12 +17,13 @@
  * (the bytes path, what this replaced on the server) grew 2.9x. The bound, 1.5x (60 MB), leaves
  * room for a busier machine and still tells the two apart.
  *
- * Then pointcloud.decimate (every 10th point) on a 20 MB and a 40 MB LAZ: the chunks are read
+ * Then pointcloud.decimate (every 10th point) on a 20 MB and a 60 MB LAZ: the chunks are read
  * from the staged file one at a time, decoded in laz-perf's heap, and the kept records written
- * to the job's output folder as they come. Measured here: the 40 MB run peaks 5-18 MB above the
- * 20 MB one; holding the LAZ, a copy in laz-perf's heap and all its decoded points (6x the LAZ)
- * in memory, what this replaced, cost about 8x the input. The bound, 4x (80 MB), as for
- * gis.convert. Outputs several times the input (LAZ to LAS, LAS to text) stream from the tool
+ * to the job's output folder as they come. Measured here with 20 and 40 MB: the 40 MB run peaked
+ * -13 to +86 MB above the 20 MB one over fourteen CI runs (this process's resting size drifts
+ * that much between runs), once past the bound; hence the wider gap, 40 MB, over which the same
+ * drift is at most about 2x. Holding the LAZ, a copy in laz-perf's heap and all its decoded points
+ * (6x the LAZ) in memory, what this replaced, cost about 8x the input. The bound, 4x (160 MB). Outputs several times the input (LAZ to LAS, LAS to text) stream from the tool
  * too, but the host's copy of a big output into the store shows in this process's peak.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -114,7 +115,7 @@ describe("memory of a streaming tool", () => {
   }, 600_000);
 
   test.skipIf(!LINUX_PEAKS)("pointcloud.decimate: the peak grows far less than the input when the input doubles", async () => {
-    const growth = await peakGrowth({ slug: "pointcloud.decimate", params: { every: 10 }, sizes: [20, 40], write: writeBigLaz, ext: "laz", mime: "application/vnd.laszip" });
+    const growth = await peakGrowth({ slug: "pointcloud.decimate", params: { every: 10 }, sizes: [20, 60], write: writeBigLaz, ext: "laz", mime: "application/vnd.laszip" });
     expect(growth).toBeLessThan(4);
   }, 600_000);
 });

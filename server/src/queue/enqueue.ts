@@ -9,6 +9,7 @@ import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
+import { perDatabase } from "../db/per-database";
 import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
 import { inputFilesJson, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
@@ -81,7 +82,7 @@ export interface Admitted {
  */
 export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {
   const ids = JSON.stringify(e.tool.inputFileIds);
-  const [inserted] = await admittedInsert(db, at !== null).execute({
+  const [inserted] = await (at ? claimingInsert : queuingInsert)(db).execute({
     userId: e.userId,
     ids,
     count: e.tool.inputFileIds.length,
@@ -103,15 +104,8 @@ export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, 
   return { row, inputFiles };
 }
 
-const admittedInserts = new WeakMap<Db, Map<boolean, ReturnType<typeof buildAdmittedInsert>>>();
-
-function admittedInsert(db: Db, claims: boolean) {
-  let byKind = admittedInserts.get(db);
-  if (!byKind) admittedInserts.set(db, (byKind = new Map()));
-  let statement = byKind.get(claims);
-  if (!statement) byKind.set(claims, (statement = buildAdmittedInsert(db, claims)));
-  return statement;
-}
+const claimingInsert = perDatabase((db) => buildAdmittedInsert(db, true));
+const queuingInsert = perDatabase((db) => buildAdmittedInsert(db, false));
 
 /** enqueueAdmitted's statement, its values as placeholders (jsonb ones as JSON text). */
 function buildAdmittedInsert(db: Db, claims: boolean) {
@@ -127,6 +121,7 @@ function buildAdmittedInsert(db: Db, claims: boolean) {
   const ok = sql`${go}.ok`;
   const json = (name: string) => sql`${p(name)}::jsonb`;
   const values: PgInsertValue<typeof job> = {
+    // The columns every tool job starts with, as rowOf writes them; then the job's own, as placeholders.
     ...rowOf({ kind: "tool.run", userId: "", tool: { slug: "", params: {}, inputFileIds: [] }, origin: "api" }),
     id: p("id"),
     type: p("type"),

@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file, job } from "../db/schema";
 import type { JobRow } from "../queue/kinds";
+import { perDatabase } from "../db/per-database";
 
 /** The columns an output file's row is written with (the others keep their defaults). */
 export const OUTPUT_COLUMNS = {
@@ -32,7 +33,7 @@ const COLUMNS = Object.entries(OUTPUT_COLUMNS);
 /** Ends `row` succeeded with `stored` as its outputs; the ended row, or null when this claim no longer owns the job (nothing written). */
 export async function recordSuccess(db: Db, row: JobRow, stored: StoredFile[]): Promise<JobRow | null> {
   const rows = stored.map((s) => Object.fromEntries(COLUMNS.map(([key, c]) => [c.name, s[key as keyof StoredFile]])));
-  const [ended] = await statementOf(db).execute({
+  const [ended] = await statement(db).execute({
     id: row.id,
     attempts: row.attempts,
     outputIds: JSON.stringify(stored.map((s) => s.id)),
@@ -44,13 +45,7 @@ export async function recordSuccess(db: Db, row: JobRow, stored: StoredFile[]): 
   return ended ?? null;
 }
 
-const statements = new WeakMap<Db, ReturnType<typeof build>>();
-
-function statementOf(db: Db) {
-  let statement = statements.get(db);
-  if (!statement) statements.set(db, (statement = build(db)));
-  return statement;
-}
+const statement = perDatabase(build);
 
 function build(db: Db) {
   const p = sql.placeholder;
