@@ -44,7 +44,7 @@ export interface MemoryFacts {
   family: string;
   /** Its manifest's `limits.memoryPerInputByte` (absent: not measured, not checked). */
   memoryPerInputByte?: number;
-  /** Its manifest's `io.blobInputs`: the figure is for a mounted File, not for bytes. */
+  /** Its manifest's `io.blobInputs`: the tool reads the picked File itself (mounted, or a piece at a time), and its figure was measured so, not on whole bytes. */
   blobInputs?: boolean;
 }
 

@@ -24,8 +24,9 @@ export const manifest = {
   params,
   deterministic: true,
   // mupdf reads the input through a stream, a page at a time: from its host file on the server, a
-  // 1 GB PDF of scanned pages added 122 MB to the worker. Memory per input byte, in the browser
-  // (bytes, held by the caller): the worker's peak grew 1.9x the input's growth on 16 and 64 MB
-  // PDFs of scanned pages (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 120_000, memoryPerInputByte: 1.9 },
+  // 1 GB PDF of scanned pages added 122 MB to the worker. Memory per input byte on this device
+  // (bytes): Chromium's renderer peak grew 1.1x the input's growth between 32 and 128 MB PDFs of
+  // scanned pages, read from the picked File (2026-11-26, bun bench/web-pdf-memory.ts; 1.9x was
+  // measured on whole bytes in a server worker, bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 120_000, memoryPerInputByte: 1.1 },
 } satisfies ToolManifest;

@@ -14,7 +14,9 @@ export const manifest = {
   params,
   deterministic: true,
   // mupdf copies every page grafted into the merged document and builds the new file in its heap
-  // (2 GiB at most). Memory per input byte, in the browser (bytes): the worker's peak grew 4.7x the
-  // inputs' growth merging two 16 MB, then two 64 MB PDFs of scanned pages (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 4.7 },
+  // (2 GiB at most). Memory per input byte on this device (bytes): Chromium's renderer peak grew
+  // 4.0x the inputs' growth merging two 16 MB, then two 64 MB PDFs of scanned pages, read from the
+  // picked Files (2026-11-26, bun bench/web-pdf-memory.ts; 4.7x was measured on whole bytes in a
+  // server worker, bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 256 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 4.0 },
 } satisfies ToolManifest;

@@ -23,8 +23,10 @@ export const manifest = {
   deterministic: true,
   // mupdf reads the input through a stream, a page at a time, and on the server each PNG goes to the
   // output folder as it is made: rendering a 1 GB PDF of scanned pages at 36 dpi added 122 MB to the
-  // worker. Memory per input byte, in the browser (bytes; the PNGs are kept until returned): the
-  // worker's peak grew 3.5x the input's growth at 72 dpi on 16 and 64 MB PDFs of scanned pages
-  // (more at a higher dpi) (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 300_000, memoryPerInputByte: 3.5 },
+  // worker. Memory per input byte on this device (bytes; the PNGs are kept until returned, so it
+  // follows the pages' area and the dpi more than the bytes): Chromium's renderer peak grew 1.0x the
+  // input's growth at 96 dpi (the default; 1.9x at 300 dpi) between 32 and 128 MB PDFs of scanned
+  // pages (8 MB each), read from the picked File (2026-11-26, bun bench/web-pdf-memory.ts; 3.5x at
+  // 72 dpi was measured on whole bytes in a server worker, bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 2 * 1024 * 1024 * 1024 - 1, timeoutMs: 300_000, memoryPerInputByte: 1.0 },
 } satisfies ToolManifest;

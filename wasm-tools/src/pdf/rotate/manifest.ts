@@ -25,8 +25,10 @@ export const manifest = {
   deterministic: true,
   // mupdf reads the input through a stream but builds the new file in a buffer in its heap, which
   // ends at 2 GiB: a 560 MB PDF of scanned pages could not be rotated, 504 MB could (from host files,
-  // the worker peaked 2.5x the input; 7.1x before the stream, 48 MB). Memory per input byte, in the
-  // browser (bytes): the worker's peak grew 4.1x the input's growth on 16 and 64 MB PDFs of scanned
-  // pages (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000, memoryPerInputByte: 4.1 },
+  // the worker peaked 2.5x the input; 7.1x before the stream, 48 MB). Memory per input byte on this
+  // device (bytes): Chromium's renderer peak grew 3.1x the input's growth rotating every page by 90
+  // between 32 and 128 MB PDFs of scanned pages, read from the picked File (2026-11-26, bun
+  // bench/web-pdf-memory.ts; 4.1x was measured on whole bytes in a server worker,
+  // bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 60_000, memoryPerInputByte: 3.1 },
 } satisfies ToolManifest;

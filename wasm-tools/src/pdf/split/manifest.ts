@@ -18,7 +18,10 @@ export const manifest = {
   params,
   deterministic: true,
   // mupdf reads the input through a stream and builds each part in its heap (2 GiB at most), written
-  // out before the next. Memory per input byte, in the browser (bytes): the worker's peak grew 2.2x
-  // the input's growth on 16 and 64 MB PDFs of scanned pages (one part a page) (PER_BYTE_SCALE=4 bun bench/tools-big/per-byte.ts).
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 2.2 },
+  // out before the next. Memory per input byte on this device (bytes; the parts are kept until
+  // returned): Chromium's renderer peak grew 1.4x the input's growth splitting into one part a page
+  // between 32 and 128 MB PDFs of scanned pages, read from the picked File (2026-11-26, bun
+  // bench/web-pdf-memory.ts; 2.2x was measured on whole bytes in a server worker,
+  // bench/tools-big/per-byte.ts).
+  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 120_000, memoryPerInputByte: 1.4 },
 } satisfies ToolManifest;
