@@ -7,6 +7,7 @@ import { errorMessage } from "../../api/client";
 import { formatBytes } from "../../components/format";
 import { previewKind } from "../../components/previews/kind";
 import { InlinePreview } from "../../components/previews/Preview";
+import { saveBlob } from "../../components/blob-zip";
 import { storeZip } from "./download-all";
 import type { Result } from "./runs";
 
@@ -46,12 +47,8 @@ function DownloadAll({ results, name }: { results: Result[]; name: string }) {
   async function save() {
     setState({ busy: true, error: "" });
     try {
-      const files = await Promise.all(results.map(async (r) => ({ name: r.name, bytes: new Uint8Array(await (await r.read()).arrayBuffer()) })));
-      const href = URL.createObjectURL(new Blob([storeZip(files) as Uint8Array<ArrayBuffer>], { type: "application/zip" }));
-      const link = Object.assign(document.createElement("a"), { href, download: name });
-      link.click();
-      // The download has its own copy once started; the URL is not needed after this turn.
-      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      const files = await Promise.all(results.map(async (r) => ({ name: r.name, blob: await r.read() })));
+      saveBlob(await storeZip(files), name);
       setState({ busy: false, error: "" });
     } catch (err) {
       setState({ busy: false, error: `Could not make the ZIP: ${errorMessage(err)}` });

@@ -3,16 +3,20 @@ import { unzipSync } from "fflate";
 import { describe, expect, test } from "vitest";
 import { storeZip, uniqueName, zipName } from "./download-all";
 
-const bytes = (text: string) => new TextEncoder().encode(text);
+const blob = (text: string) => new Blob([text]);
 
 describe("storeZip", () => {
-  test("every file, in order, under a unique name, stored (method 0) with its bytes", () => {
-    const zip = storeZip([
-      { name: "report.pdf", bytes: bytes("one") },
-      { name: "report.pdf", bytes: bytes("two") },
-      { name: "REPORT.pdf", bytes: bytes("three") },
-      { name: "notes", bytes: bytes("four") },
-    ]);
+  test("every file, in order, under a unique name, stored (method 0) with its bytes", async () => {
+    const zip = new Uint8Array(
+      await (
+        await storeZip([
+          { name: "report.pdf", blob: blob("one") },
+          { name: "report.pdf", blob: blob("two") },
+          { name: "REPORT.pdf", blob: blob("three") },
+          { name: "notes", blob: blob("four") },
+        ])
+      ).arrayBuffer(),
+    );
     const back = unzipSync(zip);
     expect(Object.keys(back)).toEqual(["report.pdf", "report (2).pdf", "REPORT (3).pdf", "notes"]);
     expect(new TextDecoder().decode(back["report (2).pdf"])).toBe("two");

@@ -3,11 +3,11 @@
  * compressed formats already, and storing is instant on a phone). Names are made unique in the
  * archive, since a per-file run may give several files the same name.
  */
-import { zipSync, type Zippable } from "fflate";
+import { storeZipBlob } from "../../components/blob-zip";
 
-export interface NamedBytes {
+export interface NamedBlob {
   name: string;
-  bytes: Uint8Array;
+  blob: Blob;
 }
 
 /** `name`, or `name (2)`, `name (3)`… before the extension, the first not in `taken` (which it joins). */
@@ -20,12 +20,10 @@ export function uniqueName(name: string, taken: Set<string>): string {
   return candidate;
 }
 
-/** A STORE ZIP (no compression) of `files`, in order, each under a unique name. */
-export function storeZip(files: NamedBytes[]): Uint8Array {
+/** A STORE ZIP (no compression) of `files`, in order, each under a unique name, written from their Blobs (blob-zip.ts). */
+export function storeZip(files: NamedBlob[]): Promise<Blob> {
   const taken = new Set<string>();
-  const entries: Zippable = {};
-  for (const f of files) entries[uniqueName(f.name, taken)] = [f.bytes, { level: 0 }];
-  return zipSync(entries, { level: 0 });
+  return storeZipBlob(files.map((f) => ({ name: uniqueName(f.name, taken), blob: f.blob })));
 }
 
 /** The archive's name: the tool's, e.g. `pdf-compress-results.zip`. */

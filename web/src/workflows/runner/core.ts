@@ -15,7 +15,7 @@ import { SOURCE_TYPE, SUB_WORKFLOW_TYPE } from "@vektor/shared/workflows/kinds";
 import { filterFiles, mergeFiles, opRuns, renamePlan, zipName, type FilterRule } from "@vektor/shared/workflows/nodes";
 import { isReady, predecessors, runOutputs, settleRun, stepInputs, type PlanNode, type RunPlan } from "@vektor/shared/workflows/plan";
 import type { KindLookup } from "@vektor/shared/workflows/registry";
-import { Zip, ZipPassThrough } from "fflate";
+import { storeZipBlob } from "../../components/blob-zip";
 import { blobInput } from "../../tools/blob-input";
 
 /**
@@ -99,47 +99,10 @@ export function localFile(filename: string, mime: string, data: Blob | Uint8Arra
   return { id: crypto.randomUUID(), filename, mime, size: blob.size, format: format !== undefined ? format : (candidateFormats(mime, filename)[0]?.id ?? null), blob };
 }
 
-/** The ZIP's pieces are gathered into a Blob every this many bytes, so the page never holds more of it. */
-const ZIP_PIECE_BYTES = 16 * 1024 * 1024;
-
-/**
- * One STORE-mode ZIP of `files`, entries named as the server names them (safe, unique), written a
- * piece at a time from the files' Blobs into a new Blob: neither the files nor the ZIP are ever
- * whole in the page's memory.
- */
+/** One STORE-mode ZIP of `files` (see blob-zip.ts), entries named as the server names them (safe, unique). */
 export async function zipFiles(name: string, files: readonly LocalFile[], modified = new Date()): Promise<LocalFile> {
   const names = safeEntryNames(files.map((f) => f.filename));
-  let zipped = new Blob([]);
-  let pieces: Uint8Array[] = [];
-  let held = 0;
-  let failure: Error | null = null;
-  const gather = () => {
-    zipped = new Blob([zipped, ...(pieces as Uint8Array<ArrayBuffer>[])]);
-    pieces = [];
-    held = 0;
-  };
-  const zip = new Zip((err, piece) => {
-    if (err) failure = err;
-    else {
-      pieces.push(piece);
-      held += piece.byteLength;
-    }
-  });
-  for (const [i, file] of files.entries()) {
-    const entry = new ZipPassThrough(names[i]);
-    entry.mtime = modified;
-    zip.add(entry);
-    // Read in big slices: each read of a Blob is a round trip to where the browser keeps it.
-    for (let at = 0; at < file.blob.size; at += ZIP_PIECE_BYTES) {
-      entry.push(new Uint8Array(await file.blob.slice(at, at + ZIP_PIECE_BYTES).arrayBuffer()));
-      if (held >= ZIP_PIECE_BYTES) gather();
-    }
-    entry.push(new Uint8Array(0), true);
-  }
-  zip.end();
-  if (failure) throw failure;
-  gather();
-  return localFile(name, "application/zip", new Blob([zipped], { type: "application/zip" }), "zip");
+  return localFile(name, "application/zip", await storeZipBlob(files.map((f, i) => ({ name: names[i], blob: f.blob })), modified), "zip");
 }
 
 interface StepRun {

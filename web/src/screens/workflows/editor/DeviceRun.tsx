@@ -1,11 +1,13 @@
 /**
  * The parts of the run dialog for a run on this device: the steps as they go, an approval step's
  * question (Approve or Reject, with a Note), and the results: a download per output and
- * `Download all` (one STORE ZIP of them, written from the outputs' Blobs once the run ends).
+ * `Download all` (one STORE ZIP of them, written from the outputs' Blobs when asked for).
  */
 import { zipName } from "@vektor/shared/workflows/nodes";
 import { useEffect, useId, useMemo, useState } from "react";
 import { formatBytes } from "../../../components/format";
+import { errorMessage } from "../../../api/client";
+import { saveBlob } from "../../../components/blob-zip";
 import { zipFiles, type LocalFile } from "../../../workflows/runner/core";
 import type { DeviceRun } from "../../../workflows/runner/device-runs";
 
@@ -58,33 +60,15 @@ interface Link {
   href: string;
 }
 
-const linkOf = (f: LocalFile): Link => ({ name: f.filename, size: f.size, href: URL.createObjectURL(f.blob) });
-
-/** Object URLs for `files` and, once it is written, their ZIP (null while it is); revoked when the results go. */
-function useLinks(files: readonly LocalFile[], zipAs: string): { each: Link[]; all: Link | null } {
-  const each = useMemo(() => files.map(linkOf), [files]);
-  const [all, setAll] = useState<Link | null>(null);
-  useEffect(() => () => each.forEach((l) => URL.revokeObjectURL(l.href)), [each]);
-  useEffect(() => {
-    let link: Link | null = null;
-    let gone = false;
-    setAll(null);
-    if (files.length)
-      void zipFiles(zipName(zipAs), files).then((zip) => {
-        if (gone) return;
-        link = linkOf(zip);
-        setAll(link);
-      });
-    return () => {
-      gone = true;
-      if (link) URL.revokeObjectURL(link.href);
-    };
-  }, [files, zipAs]);
-  return { each, all };
+/** Object URLs for `files` (their Blobs, no copy), revoked when the results go. */
+function useLinks(files: readonly LocalFile[]): Link[] {
+  const links = useMemo(() => files.map((f) => ({ name: f.filename, size: f.size, href: URL.createObjectURL(f.blob) })), [files]);
+  useEffect(() => () => links.forEach((l) => URL.revokeObjectURL(l.href)), [links]);
+  return links;
 }
 
 export function DeviceResults({ outputs, name }: { outputs: readonly LocalFile[]; name: string }) {
-  const { each, all } = useLinks(outputs, `${name} outputs`);
+  const each = useLinks(outputs);
   if (!each.length) return <p>The run gave no files.</p>;
   return (
     <section aria-label="Results">
@@ -98,20 +82,34 @@ export function DeviceResults({ outputs, name }: { outputs: readonly LocalFile[]
           </li>
         ))}
       </ul>
-      {all ? (
-        <p>
-          <a href={all.href} download={all.name}>
-            Download all
-          </a>{" "}
-          <span className="hint">
-            ({all.name}, {formatBytes(all.size)})
-          </span>
-        </p>
-      ) : (
-        <p className="hint" role="status">
-          Preparing the ZIP of all outputs…
-        </p>
-      )}
+      <DownloadAll files={outputs} zipAs={zipName(`${name} outputs`)} />
     </section>
+  );
+}
+
+/** One STORE ZIP of the outputs, written from their Blobs when asked for (not before: it would be one more copy of them all). */
+function DownloadAll({ files, zipAs }: { files: readonly LocalFile[]; zipAs: string }) {
+  const [state, setState] = useState({ busy: false, error: "" });
+  async function save() {
+    setState({ busy: true, error: "" });
+    try {
+      const zip = await zipFiles(zipAs, files);
+      saveBlob(zip.blob, zip.filename);
+      setState({ busy: false, error: "" });
+    } catch (err) {
+      setState({ busy: false, error: `Could not make the ZIP: ${errorMessage(err)}` });
+    }
+  }
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+  return (
+    <p className="actions">
+      <button type="button" onClick={() => void save()} disabled={state.busy}>
+        Download all
+      </button>{" "}
+      <span className="hint" role={state.busy ? "status" : undefined}>
+        {state.busy ? `Writing ${zipAs}…` : `(${zipAs}: ${files.length} ${files.length === 1 ? "file" : "files"}, ${formatBytes(total)})`}
+      </span>
+      {state.error ? <span className="error">{state.error}</span> : null}
+    </p>
   );
 }
