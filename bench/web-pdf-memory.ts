@@ -17,13 +17,13 @@
  *   BENCH_PDF_MEMORY_TOOLS=pdf.split,pdf.rotate BENCH_PDF_MEMORY_MB=16,64 bun bench/web-pdf-memory.ts
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeImagePdf } from "../wasm-tools/src/testing/big-pdf";
 import { launchChromium } from "../e2e/support/browser";
 import { makePdf } from "../e2e/support/inputs";
-import { engineChosen, fillParams, waitForDone } from "../e2e/support/web";
+import { chromiumPids, engineChosen, fillParams, processBytes, resetPeak, waitForDone } from "../e2e/support/web";
 import { startServer } from "./lib/server";
 import { MiB, printTable } from "./lib/table";
 
@@ -59,25 +59,12 @@ const root = join(import.meta.dir, "..");
 const build = spawnSync(process.execPath, [join(root, "web", "scripts", "ensure-build.mjs")], { stdio: "inherit", env: { ...process.env, BUN_BIN: process.execPath } });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-/** The renderer processes' pids, through the browser's process list. */
-async function rendererPids(browser: Browser): Promise<number[]> {
-  const cdp = await browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; id: number }[] };
-    return processInfo.filter((p) => p.type === "renderer").map((p) => p.id);
-  } finally {
-    await cdp.detach();
-  }
-}
-
-const statusKb = (pid: number, field: "VmHWM" | "VmRSS") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
-
 /** Resets every renderer's peak to what it holds now; answers each one's RSS then, by pid. */
 async function resetPeaks(browser: Browser): Promise<Map<number, number>> {
   const before = new Map<number, number>();
-  for (const pid of await rendererPids(browser)) {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    before.set(pid, statusKb(pid, "VmRSS"));
+  for (const pid of await chromiumPids(browser, "renderer")) {
+    resetPeak(pid);
+    before.set(pid, processBytes(pid, "VmRSS"));
   }
   return before;
 }
@@ -85,8 +72,8 @@ async function resetPeaks(browser: Browser): Promise<Map<number, number>> {
 /** The renderers' peak since the reset less their RSS at it, summed (a renderer started since counts whole). */
 async function peakRise(browser: Browser, before: Map<number, number>): Promise<number> {
   let rise = 0;
-  for (const pid of await rendererPids(browser)) {
-    const r = statusKb(pid, "VmHWM") - (before.get(pid) ?? 0);
+  for (const pid of await chromiumPids(browser, "renderer")) {
+    const r = processBytes(pid, "VmHWM") - (before.get(pid) ?? 0);
     if (process.env.BENCH_PDF_MEMORY_DEBUG) console.log(`  pid ${pid}${before.has(pid) ? "" : " (new)"}: +${(r / MiB).toFixed(0)} MB`);
     rise += r;
   }

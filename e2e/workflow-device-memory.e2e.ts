@@ -23,7 +23,7 @@ import { startTestServer, type TestServer } from "../server/test/harness";
 import { signIn } from "./support/app";
 import { closeAll, launchChromium, logPageErrors } from "./support/browser";
 import { makePdf } from "./support/inputs";
-import { rendererMemory, requireWebBuild } from "./support/web";
+import { chromiumPids, processMemory, rendererMemory, requireWebBuild, resetPeak } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_WF_MEMORY_MB ?? 64);
 const PAGE_MB = 8;
@@ -41,17 +41,6 @@ let bigSize = 0;
 const line = (n: number) => `Scanned page ${n}`;
 const dialog = () => page.getByRole("dialog", { name: /^Run / });
 
-/** Chromium's processes of `type`, by pid (its process list, through CDP). */
-async function pidsOf(type: "renderer" | "browser"): Promise<number[]> {
-  const cdp = await browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; id: number }[] };
-    return processInfo.filter((p) => p.type === type).map((p) => p.id);
-  } finally {
-    await cdp.detach();
-  }
-}
-
 /**
  * Sets the renderers' and the browser process's peak RSS (VmHWM) back to what they hold now (`5` in
  * /proc/<pid>/clear_refs), so the next figures are one run's peak, not the spec's; answers whether
@@ -59,7 +48,7 @@ async function pidsOf(type: "renderer" | "browser"): Promise<number[]> {
  */
 async function resetPeaks(): Promise<boolean> {
   try {
-    for (const pid of [...(await pidsOf("renderer")), ...(await pidsOf("browser"))]) writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    for (const pid of [...(await chromiumPids(browser, "renderer")), ...(await chromiumPids(browser, "browser"))]) resetPeak(pid);
     return true;
   } catch {
     return false;
@@ -68,11 +57,8 @@ async function resetPeaks(): Promise<boolean> {
 
 /** The browser process's peak and current RSS in MB: where Chromium keeps Blobs made in the page (until it moves them to disk). */
 async function browserProcessMemory(): Promise<string> {
-  const [pid] = await pidsOf("browser");
-  if (pid === undefined) return "not listed";
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
-  return `peak ${mb("VmHWM")} MB, now ${mb("VmRSS")} MB`;
+  const [pid] = await chromiumPids(browser, "browser");
+  return pid === undefined ? "not listed" : processMemory(pid);
 }
 
 /** Opens the saved workflow's run dialog, picks `path` on this device and runs it to the end; answers how long it took, in s. */

@@ -2,7 +2,7 @@
  * The web app as a person uses it, found by role and label: choose files, choose a tool, set
  * its options, run, and collect the downloads.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { choiceLabel, humanize } from "../../web/src/components/params-form";
@@ -93,24 +93,38 @@ export async function runOnDevice(page: Page, path: string, slug: string, params
   if (!(await page.getByRole("status").textContent())?.startsWith("Done on this device")) throw new Error(`${slug} did not finish on this device`);
 }
 
-/** The renderer processes' memory (VmHWM: peak, VmRSS: now) in MB, through the browser's process list: for the record only. */
-export async function rendererMemory(browser: Browser): Promise<string> {
+/** Chromium's processes of `type` (its renderers, or the browser process), by pid: the browser's own process list, through CDP. */
+export async function chromiumPids(browser: Browser, type: "renderer" | "browser"): Promise<number[]> {
   const cdp = await browser.newBrowserCDPSession();
   try {
     const { processInfo } = (await cdp.send("SystemInfo.getProcessInfo")) as { processInfo: { type: string; id: number }[] };
-    return processInfo
-      .filter((p) => p.type === "renderer")
-      .map((p) => {
-        try {
-          const status = readFileSync(`/proc/${p.id}/status`, "utf8");
-          const mb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
-          return `pid ${p.id}: peak ${mb("VmHWM")} MB, now ${mb("VmRSS")} MB`;
-        } catch {
-          return `pid ${p.id}: not readable`;
-        }
-      })
-      .join("; ");
+    return processInfo.filter((p) => p.type === type).map((p) => p.id);
   } finally {
     await cdp.detach();
   }
+}
+
+/** A process's peak (VmHWM, since its last reset through /proc/<pid>/clear_refs) or current (VmRSS) memory, in bytes. */
+export function processBytes(pid: number, field: "VmHWM" | "VmRSS"): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+}
+
+/** Sets a process's peak (VmHWM) back to what it holds now, so the next peak is one run's (Linux, same user). */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}
+
+/** A process's memory as `peak N MB, now N MB`: for the record only. */
+export function processMemory(pid: number): string {
+  const mb = (field: "VmHWM" | "VmRSS") => Math.round(processBytes(pid, field) / (1024 * 1024));
+  try {
+    return `peak ${mb("VmHWM")} MB, now ${mb("VmRSS")} MB`;
+  } catch {
+    return "not readable";
+  }
+}
+
+/** The renderer processes' memory (VmHWM: peak, VmRSS: now) in MB, through the browser's process list: for the record only. */
+export async function rendererMemory(browser: Browser): Promise<string> {
+  return (await chromiumPids(browser, "renderer")).map((pid) => `pid ${pid}: ${processMemory(pid)}`).join("; ");
 }

@@ -23,8 +23,9 @@
  * -13 to +86 MB above the 20 MB one over fourteen CI runs (this process's resting size drifts
  * that much between runs), once past the bound; hence the wider gap, 40 MB, over which the same
  * drift is at most about 2x. Holding the LAZ, a copy in laz-perf's heap and all its decoded points
- * (6x the LAZ) in memory, what this replaced, cost about 8x the input. The bound, 4x (160 MB). Outputs several times the input (LAZ to LAS, LAS to text) stream from the tool
- * too, but the host's copy of a big output into the store shows in this process's peak.
+ * (6x the LAZ) in memory, what this replaced, cost about 8x the input. The bound, 4x (160 MB).
+ * Outputs several times the input (LAZ to LAS, LAS to text) stream from the tool too, but the
+ * host's copy of a big output into the store shows in this process's peak.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

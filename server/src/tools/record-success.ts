@@ -11,7 +11,7 @@ import type { JobRow } from "../queue/kinds";
 import { perDatabase } from "../db/per-database";
 
 /** The columns an output file's row is written with (the others keep their defaults). */
-export const OUTPUT_COLUMNS = {
+const OUTPUT_COLUMNS = {
   id: file.id,
   userId: file.userId,
   filename: file.filename,

@@ -64,7 +64,6 @@ const PROGRESS_EVERY_MS = 500;
 /** Output objects written at once (a split's pages): the store's latency overlaps, a remote store is not flooded. */
 const PARALLEL_PUTS = 8;
 
-
 type Failed = Extract<ToolOutcome, { ok: false }>;
 
 export class ToolRun implements KindExecutor {
