@@ -18,9 +18,9 @@ export const TRACE_STEPS = [
   "claim",
   /** The input files' rows and bytes read. */
   "inputs",
-  /** Inputs handed to the worker, tool and engine found loaded: the worker says it starts. */
+  /** The hops to the worker and back: inputs handed over, tool and engine found loaded, outputs handed back. */
   "transfer",
-  /** The tool's own run in the worker, and its outputs handed back. */
+  /** The tool's own run, as the worker timed it (outputs packed). */
   "tool",
   /** The output objects written to the store. */
   "outputs",

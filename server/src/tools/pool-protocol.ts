@@ -9,7 +9,8 @@ export type PoolReply =
   /** The tool's engine is loaded and its run begins: the job's clock starts here. */
   | { type: "started"; id: string }
   | { type: "progress"; id: string; fraction: number; message?: string }
-  | { type: "result"; id: string; ok: true; outputs: ToolOutput[] }
+  /** `ranMs`: the tool's own run as the worker timed it, outputs packed (the hops to and from the worker not counted). */
+  | { type: "result"; id: string; ok: true; outputs: ToolOutput[]; ranMs?: number }
   | { type: "result"; id: string; ok: false; error: { code: ToolErrorCode; message: string } };
 
-export type RunOutcome = { ok: true; outputs: ToolOutput[] } | { ok: false; error: { code: ToolErrorCode; message: string } };
+export type RunOutcome = { ok: true; outputs: ToolOutput[]; ranMs?: number } | { ok: false; error: { code: ToolErrorCode; message: string } };

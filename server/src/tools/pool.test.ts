@@ -26,10 +26,16 @@ const SLOW_START = new URL("./slow-start-worker.fixture.ts", import.meta.url).hr
 const input = async (pages: number) => [{ name: "in.pdf", bytes: await pdf(pages), mime: "application/pdf" }];
 
 describe("WorkerPool", () => {
-  test("runs a real tool and returns its outputs", async () => {
+  test("runs a real tool and returns its outputs, with the tool's own run as the worker timed it", async () => {
     const p = pool(1);
+    const t0 = performance.now();
     const out = await p.run({ id: "a", slug: "pdf.split", inputs: await input(3), params: {}, timeoutMs: 60_000 });
+    const wall = performance.now() - t0;
     expect(out.ok && out.outputs.length).toBe(3);
+    // The fresh worker loaded mupdf first: that, and the hops, are not the tool's own run.
+    const ranMs = out.ok ? out.ranMs : undefined;
+    expect(ranMs).toBeGreaterThan(0);
+    expect(ranMs).toBeLessThan(wall);
   });
 
   test("a run past its timeout is stopped (TIMEOUT) and the next run works on a fresh worker", async () => {

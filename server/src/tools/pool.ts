@@ -101,7 +101,7 @@ export class WorkerPool {
       this.startClock(slot, slot.task);
       slot.task.onStarted?.();
     } else if (msg.type === "progress") slot.task.onProgress?.(msg.fraction);
-    else this.finish(slot, msg.ok ? { ok: true, outputs: msg.outputs } : { ok: false, error: msg.error });
+    else this.finish(slot, msg.ok ? { ok: true, outputs: msg.outputs, ranMs: msg.ranMs } : { ok: false, error: msg.error });
   }
 
   private onCrash(slot: Slot, reason: string) {

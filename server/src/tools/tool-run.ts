@@ -21,6 +21,7 @@ import { recordSuccess, type StoredFile } from "./record-success";
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
+import type { RunOutcome } from "./pool-protocol";
 import { bytesBody, JobFiles, streamToFile } from "./job-files";
 import { handedBack } from "../queue/held";
 import type { JobEnds } from "../queue/ends";
@@ -114,7 +115,6 @@ export class ToolRun implements KindExecutor {
       outputDir: files?.outputDir,
       signal,
       timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
-      onStarted: trace ? () => trace.mark(row.id, "transfer") : undefined,
       onProgress: (fraction) => {
         // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
         if (fraction >= 1) return;
@@ -125,7 +125,7 @@ export class ToolRun implements KindExecutor {
         reportProgress(this.db, row, pct);
       },
     });
-    trace?.mark(row.id, "tool");
+    if (trace) markToolRun(trace, row.id, outcome);
     // The process stops (graceful shutdown past its grace): the job waits in the queue for another
     // process, the attempt not counted and nothing recorded, so it runs (and is charged) once.
     if (!outcome.ok && handedBack(signal)) return waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server running it stopped" }, 0);
@@ -264,4 +264,15 @@ export class ToolRun implements KindExecutor {
 
 function cancelledOutcome(): Failed {
   return { ok: false, error: { code: "CANCELLED", message: "The job was cancelled" }, cancelled: true };
+}
+
+/**
+ * The tool's own run as its worker timed it, and the hops to and from the worker before it. The
+ * worker's timing, not the pool's messages: a main thread that wakes late takes the "started" and
+ * the result in one go, which made the tool's run look like 0 and the hop like all of it.
+ */
+function markToolRun(trace: JobTrace, jobId: string, outcome: RunOutcome): void {
+  const at = performance.now();
+  trace.mark(jobId, "transfer", at - (outcome.ok ? (outcome.ranMs ?? 0) : 0));
+  trace.mark(jobId, "tool", at);
 }

@@ -36,13 +36,14 @@ export function serveToolWorker(runner: ToolRunner): void {
         prepared.add(req.slug);
       }
       reply({ type: "started", id: req.id });
+      const startedAt = performance.now();
       const outputs = await runner.execute(req.slug, req.inputs, req.params, {
         signal: controller.signal,
         outputDir: req.outputDir,
         onProgress: (fraction, message) => reply({ type: "progress", id: req.id, fraction, message }),
       });
       const { result, transfer } = packOutputs(outputs);
-      reply({ type: "result", id: req.id, ...result }, transfer);
+      reply({ type: "result", id: req.id, ...result, ranMs: performance.now() - startedAt }, transfer);
     } catch (err) {
       reply({ type: "result", id: req.id, ...packError(err) });
     } finally {
