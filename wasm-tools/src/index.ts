@@ -8,4 +8,5 @@ export { ownBuffers, packError, packOutputs } from "./runtime/pack";
 export { checkParams, validateParams, type ParamIssue, type ParamsResult } from "./runtime/params";
 export { setWasmLocator, type WasmLocator, type WasmModuleRef, type WasmSource } from "./runtime/wasm-source";
 export { setHostFileAccess, type HostFileAccess } from "./runtime/host-files";
+export { setGarbageCollector } from "./runtime/engine-garbage";
 export type { RunRequest, RunResult, ToolWorkerApi, WorkerReady } from "./runtime/worker-protocol";

@@ -6,6 +6,7 @@
  */
 import { srgbToLinear } from "../../common/mesh/color";
 import type { Primitive, Rgba } from "../../common/mesh/types";
+import { paceGarbage } from "../../runtime/engine-garbage";
 import type { IfcModel } from "./open";
 
 /** One element's triangles, one primitive per colour, in the order the colours first appear. */
@@ -101,6 +102,7 @@ export function elementGeometries(model: IfcModel, onElement?: (done: number, to
     const groups = new Map<string, { color: Rgba; pieces: Piece[] }>();
     const placed = mesh.geometries;
     for (let g = 0; g < placed.size(); g++) {
+      paceGarbage();
       const pg = placed.get(g);
       const geometry = api.GetGeometry(id, pg.geometryExpressID);
       try {
@@ -134,6 +136,7 @@ export function countGeometry(model: IfcModel): { elements: number; triangles: n
     let own = 0;
     const placed = mesh.geometries;
     for (let g = 0; g < placed.size(); g++) {
+      paceGarbage();
       const geometry = api.GetGeometry(id, placed.get(g).geometryExpressID);
       own += Math.floor(geometry.GetIndexDataSize() / 3);
       geometry.delete();

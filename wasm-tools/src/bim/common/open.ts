@@ -5,6 +5,7 @@
  */
 import { ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
 import { errorMessage } from "../../runtime/context";
+import { paceGarbage } from "../../runtime/engine-garbage";
 import { discardIfcApi, loadIfcApi, WebIFC, type WebIfc } from "../init";
 
 /** web-ifc's API object. */
@@ -108,6 +109,19 @@ export function refs(attribute: unknown): number[] {
 export function idsOf(model: IfcModel, type: number, inherited = true): number[] {
   const vector = model.api.GetLineIDsWithType(model.id, type, inherited);
   const out: number[] = [];
-  for (let i = 0; i < vector.size(); i++) out.push(vector.get(i));
+  try {
+    for (let i = 0; i < vector.size(); i++) {
+      out.push(vector.get(i));
+      paceGarbage();
+    }
+  } finally {
+    (vector as { delete?: () => void }).delete?.(); // the engine's copy, freed now rather than on collection
+  }
   return out.sort((a, b) => a - b);
+}
+
+/** The entity `expressId` as web-ifc's line object (references not followed). */
+export function readLine(model: IfcModel, expressId: number) {
+  paceGarbage();
+  return model.api.GetLine(model.id, expressId);
 }

@@ -4,7 +4,7 @@
  * directly (IfcRelDefinesByProperties) or through its type object (IfcRelDefinesByType).
  */
 import { WebIFC } from "../init";
-import { idsOf, label, plain, refs, type IfcModel } from "./open";
+import { idsOf, label, plain, readLine, refs, type IfcModel } from "./open";
 
 /** A property's value: text, number or boolean; lists and ranges as text; null when unset. */
 export type PropertyValue = string | number | boolean | null;
@@ -40,7 +40,7 @@ function listValue(attribute: unknown): string | null {
 
 /** Flattens one property or quantity line (complex properties become `Parent.Child`). */
 function readProperty(model: IfcModel, expressId: number, prefix: string, out: { name: string; value: PropertyValue }[], depth = 0): void {
-  const line = model.api.GetLine(model.id, expressId);
+  const line = readLine(model, expressId);
   const name = `${prefix}${label(line.Name) ?? `#${expressId}`}`;
   const nested = line.HasProperties ?? line.HasQuantities; // complex properties and quantities
   if (nested && depth < 4) {
@@ -66,7 +66,7 @@ function readProperty(model: IfcModel, expressId: number, prefix: string, out: {
 
 /** Reads a property definition (set of properties or quantities); other definitions give null. */
 function readSet(model: IfcModel, expressId: number, source: PropertySet["source"]): PropertySet | null {
-  const line = model.api.GetLine(model.id, expressId);
+  const line = readLine(model, expressId);
   const properties: PropertySet["properties"] = [];
   let kind: PropertySet["kind"];
   if (line.HasProperties !== undefined) {
@@ -86,13 +86,13 @@ export function elementProperties(model: IfcModel): ElementProperties[] {
   const { api, id } = model;
   const definitions = new Map<number, number[]>();
   for (const rel of idsOf(model, WebIFC.IFCRELDEFINESBYPROPERTIES)) {
-    const line = api.GetLine(id, rel);
+    const line = readLine(model, rel);
     const sets = refs(line.RelatingPropertyDefinition);
     for (const object of refs(line.RelatedObjects)) definitions.set(object, [...(definitions.get(object) ?? []), ...sets]);
   }
   const typeOf = new Map<number, number>();
   for (const rel of idsOf(model, WebIFC.IFCRELDEFINESBYTYPE)) {
-    const line = api.GetLine(id, rel);
+    const line = readLine(model, rel);
     const [type] = refs(line.RelatingType);
     if (type !== undefined) for (const object of refs(line.RelatedObjects)) typeOf.set(object, type);
   }
@@ -104,7 +104,7 @@ export function elementProperties(model: IfcModel): ElementProperties[] {
   };
 
   return idsOf(model, WebIFC.IFCPRODUCT).map((expressId) => {
-    const line = api.GetLine(id, expressId);
+    const line = readLine(model, expressId);
     const propertySets: PropertySet[] = [];
     for (const s of definitions.get(expressId) ?? []) {
       const read = set(s, "element");
@@ -113,7 +113,7 @@ export function elementProperties(model: IfcModel): ElementProperties[] {
     const type = typeOf.get(expressId);
     let typeName: string | null = null;
     if (type !== undefined) {
-      const typeLine = api.GetLine(id, type);
+      const typeLine = readLine(model, type);
       typeName = label(typeLine.Name);
       for (const s of refs(typeLine.HasPropertySets)) {
         const read = set(s, "type");

@@ -4,7 +4,7 @@
  * the parts elements are made of (IfcRelAggregates between elements, e.g. a stair's flights).
  */
 import { WebIFC } from "../init";
-import { idsOf, label, plain, refs, type IfcModel } from "./open";
+import { idsOf, label, plain, readLine, refs, type IfcModel } from "./open";
 
 /** A node of the spatial tree. */
 export interface SpatialNode {
@@ -40,12 +40,12 @@ export function spatialStructure(model: IfcModel): Structure {
   const spatial = new Set([...idsOf(model, WebIFC.IFCSPATIALSTRUCTUREELEMENT), ...idsOf(model, WebIFC.IFCSPATIALELEMENT)]);
   const aggregates = new Map<number, number[]>();
   for (const rel of idsOf(model, WebIFC.IFCRELAGGREGATES)) {
-    const line = api.GetLine(id, rel);
+    const line = readLine(model, rel);
     for (const parent of refs(line.RelatingObject)) push(aggregates, parent, refs(line.RelatedObjects));
   }
   const contained = new Map<number, number[]>();
   for (const rel of idsOf(model, WebIFC.IFCRELCONTAINEDINSPATIALSTRUCTURE)) {
-    const line = api.GetLine(id, rel);
+    const line = readLine(model, rel);
     for (const structure of refs(line.RelatingStructure)) push(contained, structure, refs(line.RelatedElements));
   }
   const parts = new Map<number, number[]>();
@@ -58,7 +58,7 @@ export function spatialStructure(model: IfcModel): Structure {
   const seen = new Set<number>();
   const build = (expressId: number): SpatialNode => {
     seen.add(expressId);
-    const line = api.GetLine(id, expressId);
+    const line = readLine(model, expressId);
     const children = (aggregates.get(expressId) ?? [])
       .filter((c) => spatial.has(c) && !seen.has(c))
       .sort((a, b) => a - b)

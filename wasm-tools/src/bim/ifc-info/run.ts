@@ -1,9 +1,10 @@
 /** bim.ifc-info: schema, header, counts per IFC type, spatial tree and geometry counts, as JSON. */
 import type { ToolRun } from "@vektor/shared/tools/manifest";
 import { checkpoint, jsonBytes, output, stem } from "../../runtime/context";
+import { paceGarbage } from "../../runtime/engine-garbage";
 import { WebIFC } from "../init";
 import { countGeometry } from "../common/geometry";
-import { idsOf, label, plain, refs, withModel, type IfcModel } from "../common/open";
+import { idsOf, label, plain, readLine, refs, withModel, type IfcModel } from "../common/open";
 import { spatialStructure, type SpatialNode } from "../common/spatial";
 import type { Params } from "./manifest";
 
@@ -51,8 +52,8 @@ function text(value: unknown): string | null {
 /** The project's length unit as IFC spells it (MILLIMETRE, METRE, FOOT ...), or null. */
 function lengthUnit(model: IfcModel): string | null {
   for (const assignment of idsOf(model, WebIFC.IFCUNITASSIGNMENT)) {
-    for (const unit of refs(model.api.GetLine(model.id, assignment).Units)) {
-      const line = model.api.GetLine(model.id, unit);
+    for (const unit of refs(readLine(model, assignment).Units)) {
+      const line = readLine(model, unit);
       if (plain(line.UnitType) !== "LENGTHUNIT") continue;
       return `${plain(line.Prefix) ?? ""}${label(line.Name) ?? ""}` || null;
     }
@@ -69,6 +70,7 @@ export const run: ToolRun<Params> = async ([input], _params, ctx) => {
     const counts = new Map<string, number>();
     const products = idsOf(model, WebIFC.IFCPRODUCT);
     for (const expressId of products) {
+      paceGarbage();
       const type = api.GetNameFromTypeCode(api.GetLineType(id, expressId));
       counts.set(type, (counts.get(type) ?? 0) + 1);
     }

@@ -4,13 +4,13 @@ import { writeGlb } from "../../common/mesh/glb";
 import type { MeshPart, SceneNode } from "../../common/mesh/types";
 import { checkpoint, output, stem } from "../../runtime/context";
 import { elementGeometries } from "../common/geometry";
-import { label, withModel, type IfcModel } from "../common/open";
+import { label, readLine, withModel, type IfcModel } from "../common/open";
 import { spatialStructure, type SpatialNode } from "../common/spatial";
 import type { Params } from "./manifest";
 
 /** Name, type and GlobalId of an entity, for node names and extras. */
 function describe(model: IfcModel, expressId: number) {
-  const line = model.api.GetLine(model.id, expressId);
+  const line = readLine(model, expressId);
   const type = model.api.GetNameFromTypeCode(line.type);
   const name = label(line.Name);
   return { name: name || `${type} #${expressId}`, extras: { ifcType: type, globalId: label(line.GlobalId), expressId } };
