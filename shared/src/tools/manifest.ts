@@ -72,11 +72,17 @@ export interface ToolInput {
 
 export interface ToolOutput {
   name: string;
-  /** The output's bytes; empty when it is the host file `path`. */
+  /** The output's bytes; empty when it is the host file `path` or the Blob `blob`. */
   bytes: Uint8Array;
   mime: string;
   /** A file in RunContext.outputDir holding the output, which the host reads from there. */
   path?: string;
+  /**
+   * The output as a File or Blob (bytes empty): in the browser, a File on disk in the Origin
+   * Private File System (RunContext.outputFolder), which the page offers or passes on without
+   * reading it into memory. Its type may be empty: `mime` is the output's type. Never on the server.
+   */
+  blob?: Blob;
 }
 
 export interface RunContext {
@@ -85,6 +91,12 @@ export interface RunContext {
   onProgress: (fraction: number, message?: string) => void;
   /** A host folder an io.hostFiles tool writes its outputs into (absent: outputs are returned as bytes). */
   outputDir?: string;
+  /**
+   * The browser's tool worker: a folder of the Origin Private File System for this run, which a
+   * tool that can may write its outputs into and return as Files on disk (ToolOutput.blob). The
+   * host removes it when the outputs are no longer needed. Absent: outputs are returned as bytes.
+   */
+  outputFolder?: FileSystemDirectoryHandle;
 }
 
 /** An input's whole size, whether its bytes are all there or it is a host file or a Blob. */

@@ -10,7 +10,8 @@
  * into that folder (NODEFS) and outputs are written to one, so neither is held in the WASM
  * heap: GDAL streams most formats, and its memory then does not grow with the file. In a browser's
  * Web Worker, an input given as a File or Blob is mounted (WORKERFS) and read the same way, piece
- * by piece as GDAL asks for it; outputs there are still written in memory.
+ * by piece as GDAL asks for it, and outputs are written to the Origin Private File System where the
+ * host gives a folder there (opfs-output.ts), else in memory.
  */
 import { readsBlobsSync } from "../runtime/blob-reads";
 import { readThroughWindows, type WorkerFs } from "./blob-reads";
@@ -26,7 +27,7 @@ export interface EmscriptenFs {
   stat(path: string): { mode: number; size: number };
   lstat(path: string): { mode: number; size: number };
   isDir(mode: number): boolean;
-  mount(type: unknown, options: { root: string } | { blobs: { name: string; data: Blob }[] }, mountpoint: string): void;
+  mount(type: unknown, options: { root: string } | { blobs: { name: string; data: Blob }[] } | Record<string, never>, mountpoint: string): void;
   unmount(mountpoint: string): void;
   symlink(target: string, path: string): void;
   filesystems: { NODEFS?: unknown; WORKERFS?: unknown };
@@ -197,8 +198,11 @@ export class Gdal {
       this.stderr = [];
       this.fn.errorReset();
       const op = new Operation(this, this.module, dir);
+      let failed = true;
       try {
-        return await work(op);
+        const result = await work(op);
+        failed = false;
+        return result;
       } catch (err) {
         if (err instanceof GdalError || this.broken) throw err;
         if (err instanceof WebAssembly.RuntimeError || isEmscriptenAbort(err)) {
@@ -214,6 +218,7 @@ export class Gdal {
           removeTree(this.module.FS, dir);
           this.fn.errorReset();
         }
+        await op.ended(failed);
       }
     });
     this.queue = next.catch(() => undefined);
@@ -259,6 +264,8 @@ export class Operation {
   private readonly open: Dataset[] = [];
   /** Host folders (and Blobs) mounted in this operation: where, and which host folder (none for a Blob). */
   private readonly mounts: { at: string; host?: string }[] = [];
+  /** What runs once the operation's files are gone (closing outside files it wrote through). */
+  private readonly endings: ((failed: boolean) => Promise<void>)[] = [];
 
   constructor(
     private readonly gdal: Gdal,
@@ -311,6 +318,32 @@ export class Operation {
     this.m.FS.mount(workerfs, { blobs: [{ name, data: blob }] }, full);
     this.mounts.push({ at: full });
     return `${full}/${name}`;
+  }
+
+  /**
+   * Mounts a file system built for this engine's module by `type` (e.g. opfs-output.ts's) at
+   * `path` (relative; created) and returns its full path; it is unmounted when the operation ends.
+   */
+  mountFs(type: (m: GdalModule) => object, path: string): string {
+    const full = this.mkdir(path);
+    this.m.FS.mount(type(this.m), {}, full);
+    this.mounts.push({ at: full });
+    return full;
+  }
+
+  /** Runs `ending` when the operation has ended (after its datasets are closed and its folder removed), told whether it failed. */
+  whenEnded(ending: (failed: boolean) => Promise<void>): void {
+    this.endings.push(ending);
+  }
+
+  /** @internal runs the endings (end of operation). */
+  async ended(failed: boolean): Promise<void> {
+    for (const ending of this.endings.splice(0)) await ending(failed);
+  }
+
+  /** The engine's module, for code that builds on its file system (opfs-output.ts). */
+  get module(): GdalModule {
+    return this.m;
   }
 
   /** The host path of `fullPath` when it is in a mounted host folder, else null (it is in the heap, or a mounted Blob). */

@@ -4,11 +4,13 @@
  * the host's disk, outputs are written into a mounted output folder and handed back by path. So
  * GDAL's memory does not grow with the file. In the browser's tool worker an input given as a
  * File or Blob (ToolInput.blob) is mounted (WORKERFS) and read the same way; outputs there are
- * written in memory. Without either, bytes are copied in and out as before.
+ * written to the Origin Private File System and handed back as Files on disk, where the host gives
+ * a folder there (RunContext.outputFolder). Without either, bytes are copied in and out as before.
  */
 import { mimeOf, type FormatId } from "@vektor/shared/formats";
-import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+import type { RunContext, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import type { Operation } from "./engine";
+import { DiskOutputs } from "./opfs-output";
 
 /** Splits `/a/b/c.json` into `/a/b` and `c.json`. */
 function splitPath(path: string): [dir: string, base: string] {
@@ -38,13 +40,42 @@ export function wholeInput(op: Operation, input: ToolInput): ToolInput {
   return { ...rest, bytes: op.read(mounted) };
 }
 
-/** The operation's output folder: the host's `outputDir` mounted, else one in the engine's memory. */
-export function outputFolder(op: Operation, outputDir: string | undefined): string {
-  return outputDir ? op.mountHost(outputDir, "out") : op.mkdir("out");
+/** Where an operation writes its outputs, and how each comes back. */
+export interface OutputFolder {
+  /** The folder's full path in the engine. */
+  dir: string;
+  /** The output written at `fullPath`: by its host path, as a File on disk (the browser), or as its bytes. */
+  output(fullPath: string, name: string, format: FormatId): Promise<ToolOutput>;
+}
+
+/**
+ * The operation's output folder: the host's `outputDir` mounted (the server), else one whose files
+ * named `names` (the outputs the tool will write there) go to the browser's `outputFolder` on disk
+ * (opfs-output.ts), else one in the engine's memory.
+ */
+export async function outputFolder(op: Operation, place: Pick<RunContext, "outputDir" | "outputFolder">, names: string[]): Promise<OutputFolder> {
+  if (place.outputDir) {
+    const dir = op.mountHost(place.outputDir, "out");
+    return { dir, output: async (fullPath, name, format) => hostOrMemoryOutput(op, fullPath, name, format) };
+  }
+  const disk = await DiskOutputs.open(place.outputFolder, names);
+  if (!disk) {
+    const dir = op.mkdir("out");
+    return { dir, output: async (fullPath, name, format) => hostOrMemoryOutput(op, fullPath, name, format) };
+  }
+  op.whenEnded((failed) => disk.release(failed));
+  const dir = op.mountFs((m) => disk.fileSystem(m), "out");
+  return {
+    dir,
+    output: async (fullPath, name, format) => {
+      const blob = await disk.file(op.module, fullPath);
+      return blob ? { name, bytes: new Uint8Array(0), mime: mimeOf(format), blob } : hostOrMemoryOutput(op, fullPath, name, format);
+    },
+  };
 }
 
 /** An output written at `fullPath`: by its host path when that is on the host's disk, else its bytes. */
-export function fileOutput(op: Operation, fullPath: string, name: string, format: FormatId): ToolOutput {
+function hostOrMemoryOutput(op: Operation, fullPath: string, name: string, format: FormatId): ToolOutput {
   const host = op.hostPath(fullPath);
   if (host) return { name, bytes: new Uint8Array(0), mime: mimeOf(format), path: host };
   return { name, bytes: op.read(fullPath), mime: mimeOf(format) };

@@ -4,12 +4,12 @@
  * are summarised (features, geometry, fields, extent, CRS); outputs are written per format
  * rules (one file per layer where a format holds one, shapefiles split by geometry and zipped).
  */
-import { inputSize, ToolError, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
+import { inputSize, ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
 import { errorMessage, output, stem } from "../runtime/context";
 import { unzipShapefiles, zipFiles } from "./archive";
 import { summariseCrs, type CrsSummary, type InfoCrs } from "./crs";
 import { GdalError, type Dataset, type Operation } from "./engine";
-import { fileOutput, outputFolder, stageInput, wholeInput } from "./host-files";
+import { outputFolder, stageInput, wholeInput } from "./host-files";
 import { CSV_OPEN_OPTIONS, detectFormat, safeName, VECTOR_DRIVERS, type VectorFormat } from "./formats";
 
 /** One field of a layer. */
@@ -211,12 +211,12 @@ export interface WriteRequest {
   csvGeometry?: "wkt" | "xy";
   /** A tool's own reading of a GDAL failure (e.g. a transformation that has no answer); INPUT_INVALID otherwise. */
   onFailure?: (message: string) => ToolError | undefined;
-  /** The host folder outputs are written to (RunContext.outputDir); absent: they come back as bytes. */
-  outputDir?: string;
+  /** Where outputs are written (RunContext.outputDir on the server, .outputFolder in the browser); neither: they come back as bytes. */
+  place: Pick<RunContext, "outputDir" | "outputFolder">;
 }
 
 /** Writes the selected layers in the target format and returns the output files. */
-export function writeVector(op: Operation, opened: OpenedVector, request: WriteRequest): ToolOutput[] {
+export async function writeVector(op: Operation, opened: OpenedVector, request: WriteRequest): Promise<ToolOutput[]> {
   const { target, layers, args, outputStem } = request;
   const driver = VECTOR_DRIVERS[target];
   const base = ["-f", driver.driver, ...driver.writeOptions, ...args];
@@ -229,9 +229,10 @@ export function writeVector(op: Operation, opened: OpenedVector, request: WriteR
       throw request.onFailure?.(message) ?? new ToolError("INPUT_INVALID", `"${opened.input.name}" could not be written as ${driver.title}: ${message}`);
     }
   };
-  const out = outputFolder(op, request.outputDir);
 
   if (target === "shapefile-zip") {
+    // The parts are read back whole and zipped, so they go to the host's folder or memory, never the browser's disk.
+    const out = (await outputFolder(op, { outputDir: request.place.outputDir }, [])).dir;
     for (const layer of layers) {
       for (const pass of shapefilePasses(op, opened, layer)) translate(out, pass);
     }
@@ -240,9 +241,10 @@ export function writeVector(op: Operation, opened: OpenedVector, request: WriteR
   }
 
   if (driver.multiLayer) {
-    const dest = `${out}/${safeName(outputStem)}.${driver.ext}`;
-    translate(dest, layers.map((l) => l.name));
-    return [fileOutput(op, dest, `${outputStem}.${driver.ext}`, target)];
+    const file = `${safeName(outputStem)}.${driver.ext}`;
+    const out = await outputFolder(op, request.place, [file]);
+    translate(`${out.dir}/${file}`, layers.map((l) => l.name));
+    return [await out.output(`${out.dir}/${file}`, `${outputStem}.${driver.ext}`, target)];
   }
 
   const extra: string[] = [];
@@ -251,12 +253,15 @@ export function writeVector(op: Operation, opened: OpenedVector, request: WriteR
     if (xy) assertPointsOnly(op, opened, layers);
     extra.push("-lco", `GEOMETRY=${xy ? "AS_XY" : "AS_WKT"}`);
   }
-  return layers.map((layer, i) => {
+  const files = layers.map((_, i) => `${i}.${driver.ext}`);
+  const out = await outputFolder(op, request.place, files);
+  const outputs: ToolOutput[] = [];
+  for (const [i, layer] of layers.entries()) {
     const name = layers.length === 1 ? `${outputStem}.${driver.ext}` : `${outputStem}-${safeName(layer.name, `layer${i + 1}`)}.${driver.ext}`;
-    const dest = `${out}/${i}.${driver.ext}`;
-    translate(dest, [...extra, "-nln", layer.name, layer.name]);
-    return fileOutput(op, dest, name, target);
-  });
+    translate(`${out.dir}/${files[i]}`, [...extra, "-nln", layer.name, layer.name]);
+    outputs.push(await out.output(`${out.dir}/${files[i]}`, name, target));
+  }
+  return outputs;
 }
 
 /**

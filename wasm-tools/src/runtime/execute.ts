@@ -51,7 +51,8 @@ export async function executeEntry(entry: ToolEntry, inputs: ToolInput[], params
   const running = (async () => {
     const given = await Promise.all(inputs.map((input) => readBlobUnlessMounted(input, manifest.io.blobInputs === true)));
     const { run } = await entry.load();
-    return run(given, checked.params, { signal, onProgress, ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}) });
+    const places = { ...(ctx.outputDir ? { outputDir: ctx.outputDir } : {}), ...(ctx.outputFolder ? { outputFolder: ctx.outputFolder } : {}) };
+    return run(given, checked.params, { signal, onProgress, ...places });
   })();
   let outputs: ToolOutput[];
   try {

@@ -31,6 +31,12 @@ export interface RunRequest {
   slug: string;
   inputs: ToolInput[];
   params: unknown;
+  /**
+   * The browser's page: its folder of tool outputs in the Origin Private File System, in which the
+   * worker makes this run's folder for the tools that write their outputs to disk there
+   * (RunContext.outputFolder). Absent (the server, a browser without OPFS): outputs come as bytes.
+   */
+  outputSession?: string;
 }
 
 /** A call's outcome: outputs, or a typed error (never a thrown object across the boundary). */

@@ -36,6 +36,11 @@ export function runOnDevice(slug: string, inputs: ToolInput[], params: unknown, 
   return afterCall(bridge.run(slug, inputs, params, options));
 }
 
+/** The page no longer needs a tool's output (see ToolBridge.release): a File on disk may go. */
+export function releaseOutput(output: ToolOutput): void {
+  bridge.release(output);
+}
+
 /** The tools the worker offers; an error when the worker cannot start here. */
 export function useDeviceTools() {
   return useQuery<ToolManifest[]>({

@@ -9,6 +9,7 @@ import { ToolError, type ToolErrorCode, type ToolInput, type ToolManifest, type 
 import type { RunResult, ToolWorkerApi, WasmSource, WorkerReady } from "@vektor/wasm-tools";
 import * as Comlink from "comlink";
 import type { EngineDownload } from "./downloads";
+import { holdOutputSession, removeRunFolder } from "./output-folders";
 
 export interface BridgeOptions {
   /** Makes a worker; the default is the bundled tool.worker.ts as a module worker. */
@@ -41,6 +42,9 @@ interface Slot {
   fail: (err: ToolError) => void;
 }
 
+/** How long a terminated worker is given to release the files it was writing before its run's folder is removed. */
+const RELEASE_AFTER_STOP_MS = 1_000;
+
 /** After these codes the worker is not trusted again (mirrors the server pool). */
 const REPLACE_AFTER = new Set<ToolErrorCode>(["TOOL_FAILED", "TIMEOUT", "WORKER_CRASHED", "CANCELLED"]);
 
@@ -56,6 +60,10 @@ export class ToolBridge {
   private pending = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly opts: Required<Omit<BridgeOptions, "wasm" | "onEngineDownload">> & Pick<BridgeOptions, "wasm" | "onEngineDownload">;
+  /** This page's folder of tool outputs on disk (output-folders.ts), kept while the page lives; none without OPFS. */
+  private readonly outputSession = holdOutputSession();
+  /** Runs whose outputs came as Files on disk, by run id: the outputs not released yet. */
+  private readonly onDisk = new Map<string, Set<Blob>>();
 
   constructor(options: BridgeOptions = {}) {
     this.opts = {
@@ -95,6 +103,23 @@ export class ToolBridge {
     return this.queued(() => this.runNow(slug, inputs, params, options));
   }
 
+  /**
+   * The page no longer needs `output`: when it is a File on disk (ToolOutput.blob), its run's
+   * folder is removed once none of that run's outputs is kept. Outputs never released go when the
+   * page does (output-folders.ts).
+   */
+  release(output: ToolOutput): void {
+    if (!output.blob) return;
+    for (const [run, files] of this.onDisk) {
+      if (!files.delete(output.blob)) continue;
+      if (files.size === 0) {
+        this.onDisk.delete(run);
+        void removeRunFolder(this.outputSession, run);
+      }
+      return;
+    }
+  }
+
   /** Terminates the worker now (a run in flight fails with CANCELLED). */
   terminate(): void {
     this.discard();
@@ -106,7 +131,8 @@ export class ToolBridge {
     const id = crypto.randomUUID();
     const owned = inputs.map((input) => ({ ...input, bytes: ownBuffer(input.bytes) }));
     const transfer = [...new Set(owned.map((input) => input.bytes.buffer as ArrayBuffer))];
-    const call = slot.api.run(Comlink.transfer({ id, slug, inputs: owned, params }, transfer), onProgress ? Comlink.proxy(onProgress) : undefined) as Promise<RunResult>;
+    const request = { id, slug, inputs: owned, params, outputSession: this.outputSession };
+    const call = slot.api.run(Comlink.transfer(request, transfer), onProgress ? Comlink.proxy(onProgress) : undefined) as Promise<RunResult>;
 
     const stops: Promise<never>[] = [slot.crashed];
     const cleanups: (() => void)[] = [];
@@ -147,10 +173,15 @@ export class ToolBridge {
       // A run that finished after its cancel (the tool did not look at the signal) is still cancelled.
       if (signal?.aborted) throw cancelled();
       if (!result.ok) throw new ToolError(result.error.code, result.error.message);
+      const files = result.outputs.flatMap((o) => (o.blob ? [o.blob] : []));
+      if (files.length) this.onDisk.set(id, new Set(files));
       return result.outputs;
     } catch (err) {
       const error = asToolError(err);
       if (REPLACE_AFTER.has(error.code)) this.discard(slot);
+      // The worker removes a failed run's outputs itself, unless it was stopped first: then they go here,
+      // once the terminated worker has let go of the files it was writing.
+      if (this.outputSession) setTimeout(() => void removeRunFolder(this.outputSession, id), RELEASE_AFTER_STOP_MS);
       throw error;
     } finally {
       for (const cleanup of cleanups) cleanup();

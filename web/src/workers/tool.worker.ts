@@ -2,12 +2,14 @@
  * The browser's tool worker: `ToolWorkerApi` over comlink, running `execute()` from wasm-tools
  * exactly as the server's workers do. WASM comes from the URLs Vite emitted (wasm-urls.ts), fetched
  * with its progress told to the page (downloads.ts), unless the host configured another source. Inputs arrive and outputs leave as transferred buffers;
- * an input may come as the picked File itself (ToolInput.blob), which execute() mounts or reads here.
+ * an input may come as the picked File itself (ToolInput.blob), which execute() mounts or reads here,
+ * and an output as a File on disk (ToolOutput.blob, written in the page's OPFS folder: output-folders.ts).
  * It posts `{ type: "ready" }` last, after its imports (and their top-level awaits) settled.
  */
 import { execute, listManifests, packError, packOutputs, setWasmLocator, type RunRequest, type ToolWorkerApi, type WasmSource, type WorkerReady } from "@vektor/wasm-tools";
 import * as Comlink from "comlink";
 import { download } from "./downloads";
+import { removeRunFolder, runFolder, sweepOutputFolders } from "./output-folders";
 import { knownWasm, wasmUrl } from "./wasm-urls";
 
 /** Smallest gap between two progress messages to the host, in ms (the final 1 always goes). */
@@ -49,10 +51,15 @@ const api: ToolWorkerApi = {
   async run(request: RunRequest, onProgress) {
     const controller = new AbortController();
     running.set(request.id, controller);
+    // Tools that can write their outputs to disk do so here, and return Files read from there (output-folders.ts).
+    const outputFolder = await runFolder(request.outputSession, request.id);
     try {
-      const { result, transfer } = packOutputs(await execute(request.slug, request.inputs, request.params, { signal: controller.signal, onProgress: throttled(onProgress) }));
+      const outputs = await execute(request.slug, request.inputs, request.params, { signal: controller.signal, onProgress: throttled(onProgress), outputFolder });
+      if (outputFolder && !outputs.some((o) => o.blob)) await removeRunFolder(request.outputSession, request.id);
+      const { result, transfer } = packOutputs(outputs);
       return Comlink.transfer(result, transfer);
     } catch (err) {
+      if (outputFolder) await removeRunFolder(request.outputSession, request.id);
       return packError(err);
     } finally {
       running.delete(request.id);
@@ -69,6 +76,9 @@ const api: ToolWorkerApi = {
     return listManifests();
   },
 };
+
+// Outputs of pages that are gone; not awaited: the first run need not wait for it.
+void sweepOutputFolders();
 
 Comlink.expose(api);
 self.postMessage({ type: "ready" } satisfies WorkerReady);

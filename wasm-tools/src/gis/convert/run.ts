@@ -11,5 +11,5 @@ export const run: ToolRun<Params> = async ([input], params, ctx) =>
     const opened = openVector(op, input, VECTOR_FORMATS, "gis.convert");
     const layers = selectLayers(opened, params.layer);
     ctx.onProgress(0.2, `writing ${layers.length} layer${layers.length === 1 ? "" : "s"}`);
-    return writeVector(op, opened, { target: params.to, layers, args: [], outputStem: stem(input.name), csvGeometry: params.csvGeometry, outputDir: ctx.outputDir });
+    return writeVector(op, opened, { target: params.to, layers, args: [], outputStem: stem(input.name), csvGeometry: params.csvGeometry, place: ctx });
   });

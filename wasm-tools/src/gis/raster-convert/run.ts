@@ -1,6 +1,7 @@
 /** gis.raster-convert with gdal_translate: band choice, 8-bit stretching where needed, the target's driver. */
 import { ToolError, type ToolRun } from "@vektor/shared/tools/manifest";
-import { output, stem } from "../../runtime/context";
+import { stem } from "../../runtime/context";
+import { outputFolder } from "../host-files";
 import { withGdal } from "../init";
 import { openRaster, rasterStep, type RasterSummary } from "../raster";
 import type { Params } from "./manifest";
@@ -55,12 +56,13 @@ export function translateArgs(info: RasterSummary, params: Params, name: string)
 }
 
 export const run: ToolRun<Params> = async ([input], params, ctx) =>
-  withGdal(ctx, (op) => {
+  withGdal(ctx, async (op) => {
     const opened = openRaster(op, input, "gis.raster-convert");
     const target = TARGET[params.to];
     const args = translateArgs(opened.info, params, input.name);
     ctx.onProgress(0.2, `writing ${target.title}`);
-    const dest = `${op.mkdir("out")}/out${target.suffix}`;
-    rasterStep(opened, `converted to ${target.title}`, () => op.translate(dest, opened.dataset, args));
-    return [output(`${stem(input.name)}${target.suffix}`, target.format, op.read(dest))];
+    const file = `out${target.suffix}`;
+    const out = await outputFolder(op, { outputFolder: ctx.outputFolder }, [file]);
+    rasterStep(opened, `converted to ${target.title}`, () => op.translate(`${out.dir}/${file}`, opened.dataset, args));
+    return [await out.output(`${out.dir}/${file}`, `${stem(input.name)}${target.suffix}`, target.format)];
   });

@@ -7,7 +7,8 @@ import { ToolError } from "@vektor/shared/tools/manifest";
 import { client, downloadHref, errorMessage } from "../../api/client";
 import { readFile, storeFile } from "../../api/files";
 import type { ToolInfo } from "../../tools/catalog";
-import { blobInput, runOnDevice } from "../../tools/device";
+import { blobInput, releaseOutput, runOnDevice } from "../../tools/device";
+import { outputBlob } from "../../tools/output-blob";
 
 export interface Result {
   name: string;
@@ -19,6 +20,8 @@ export interface Result {
   local: boolean;
   /** Reads the result's bytes (for previews and Download all). */
   read: () => Promise<Blob>;
+  /** Lets this device's result go when it leaves the list (a File on disk is deleted then). */
+  release?: () => void;
   /** The input it was made from, when the tool ran once per file. */
   source?: string;
 }
@@ -46,8 +49,9 @@ export async function runDevice({ tool, files, params, signal, onProgress }: Run
   try {
     const outputs = await runOnDevice(tool.slug, inputs, params, { signal, timeoutMs: tool.timeoutMs, onProgress });
     return outputs.map((o) => {
-      const blob = new Blob([o.bytes as Uint8Array<ArrayBuffer>], { type: o.mime });
-      return { name: o.name, size: o.bytes.byteLength, mime: o.mime, href: URL.createObjectURL(blob), local: true, read: async () => blob };
+      // A File on disk (ToolOutput.blob) is offered as it is: never read into the page's memory.
+      const blob = outputBlob(o);
+      return { name: o.name, size: blob.size, mime: o.mime, href: URL.createObjectURL(blob), local: true, read: async () => blob, release: () => releaseOutput(o) };
     });
   } catch (err) {
     const error = err instanceof ToolError ? err : new ToolError("TOOL_FAILED", String((err as Error)?.message ?? err));

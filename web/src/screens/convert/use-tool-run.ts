@@ -79,7 +79,7 @@ export function useToolRun(): ToolRun {
 /** A unit's name on screen: its file, or how many files it takes together. */
 const unitName = (files: File[]) => (files.length === 1 ? files[0]!.name : `${files.length} files`);
 
-/** Revokes this device's object URLs once their results leave the list (a per-file run appends, keeping the earlier ones), and all when the screen goes. */
+/** Revokes this device's object URLs (and lets their files go) once their results leave the list (a per-file run appends, keeping the earlier ones), and all when the screen goes. */
 function useRevokeReplaced(results: Result[]) {
   const shown = useRef<Result[]>([]);
   useEffect(() => {
@@ -91,5 +91,8 @@ function useRevokeReplaced(results: Result[]) {
 }
 
 function revoke(results: Result[]) {
-  for (const r of results) if (r.local) URL.revokeObjectURL(r.href);
+  for (const r of results) {
+    if (r.local) URL.revokeObjectURL(r.href);
+    r.release?.();
+  }
 }

@@ -118,6 +118,22 @@ describe("the runner core", () => {
     expect(r.outputs[0].blob).toBeInstanceOf(Blob);
     expect(await r.outputs[0].blob.text()).toBe("out");
   });
+
+  it("an output that comes as a File (written to disk by the tool worker, bytes empty) goes on as that File, typed, to the next step", async () => {
+    const onDisk = new File(["a,b\n1,2\n"], "0.csv");
+    const seen: { blob?: Blob; size?: number; head: string }[] = [];
+    const tool: RunTool = async (slug, inputs) => {
+      if (slug === "gis.convert") return [{ name: "sites.csv", mime: "text/csv", bytes: new Uint8Array(0), blob: onDisk }];
+      seen.push(...inputs.map((i) => ({ blob: i.blob, size: i.size, head: new TextDecoder().decode(i.bytes) })));
+      return [{ name: "sites.geojson", mime: "application/geo+json", bytes: text("{}") }];
+    };
+    const graph = chainOf(["in", "source.upload"], ["c", "op.gis.convert"], ["r", "op.gis.reproject"], ["d", "sink.download"]);
+    const r = await run(graph, [file("sites.geojson", "{}")], { runTool: tool });
+    expect(r.status).toBe("succeeded");
+    expect(seen).toEqual([{ blob: expect.any(Blob), size: 8, head: "a,b\n1,2\n" }]);
+    expect(seen[0].blob!.type).toBe("text/csv");
+    expect(await seen[0].blob!.text()).toBe("a,b\n1,2\n");
+  });
 });
 
 describe("what is kept of a device run", () => {

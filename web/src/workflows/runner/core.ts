@@ -17,6 +17,7 @@ import { isReady, predecessors, runOutputs, settleRun, stepInputs, type PlanNode
 import type { KindLookup } from "@vektor/shared/workflows/registry";
 import { storeZipBlob } from "../../components/blob-zip";
 import { blobInput } from "../../tools/blob-input";
+import { outputBlob } from "../../tools/output-blob";
 
 /**
  * A file of a run on this device, with what the node behaviours read: a Blob (the picked File
@@ -222,7 +223,7 @@ class Executor {
     const outputs: LocalFile[] = [];
     for (const files of runs) {
       const given = await Promise.all(files.map((f) => blobInput(f.filename, f.blob, f.mime)));
-      for (const out of await this.opts.runTool(slug, given, node.params, this.signal)) outputs.push(localFile(out.name, out.mime, out.bytes));
+      for (const out of await this.opts.runTool(slug, given, node.params, this.signal)) outputs.push(localFile(out.name, out.mime, outputBlob(out)));
     }
     return outputs;
   }

@@ -1,6 +1,7 @@
 /** Thumbnails of a PDF's first pages, rendered on this device by the PDF tools (pdf.render-png). */
 import { ToolError } from "@vektor/shared/tools/manifest";
 import { useEffect } from "react";
+import { outputBlob } from "../../../tools/output-blob";
 import type { ViewerProps } from "../Preview";
 import { useLoaded } from "../use-loaded";
 import { runForView } from "./device-run";
@@ -41,5 +42,5 @@ async function thumbnails(name: string, blob: Blob, signal: AbortSignal): Promis
     if (err instanceof ToolError && err.code === "PARAMS_INVALID") return render();
     throw err;
   });
-  return outputs.map((o) => ({ name: o.name, url: URL.createObjectURL(new Blob([o.bytes as Uint8Array<ArrayBuffer>], { type: "image/png" })) }));
+  return outputs.map((o) => ({ name: o.name, url: URL.createObjectURL(outputBlob({ ...o, mime: "image/png" })) }));
 }

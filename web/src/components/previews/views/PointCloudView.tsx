@@ -4,6 +4,7 @@
  * the tool worker), so the page carries no second LAZ decoder.
  */
 import { BufferAttribute, BufferGeometry, Points, PointsMaterial } from "three";
+import { outputBytes } from "../../../tools/output-blob";
 import type { ViewerProps } from "../Preview";
 import { extensionOf } from "../kind";
 import { useLoaded } from "../use-loaded";
@@ -18,7 +19,7 @@ export default function PointCloudView({ name, mime, read }: ViewerProps) {
   const cloud = useLoaded(async (signal) => {
     const blob = await read();
     const compressed = extensionOf(name) === "laz" || mime === "application/vnd.laszip";
-    const las = compressed ? (await runForView("pointcloud.laz-to-las", { name, blob }, {}, signal))[0]!.bytes : new Uint8Array(await blob.arrayBuffer());
+    const las = compressed ? await outputBytes((await runForView("pointcloud.laz-to-las", { name, blob }, {}, signal))[0]!) : new Uint8Array(await blob.arrayBuffer());
     return toPoints(readCloud(las, MAX_POINTS, name));
   });
   const shown = cloud.value?.geometry.getAttribute("position").count ?? 0;

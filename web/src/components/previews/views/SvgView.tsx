@@ -4,6 +4,7 @@
  * markup. A DWG or DXF is drawn as SVG on this device first (drawing.to-svg in the tool worker).
  */
 import { useEffect, useState } from "react";
+import { outputBlob } from "../../../tools/output-blob";
 import { extensionOf } from "../kind";
 import type { ViewerProps } from "../Preview";
 import { useLoaded } from "../use-loaded";
@@ -13,7 +14,7 @@ import { ViewerFrame } from "./ViewerFrame";
 async function svgOf(name: string, blob: Blob, signal: AbortSignal): Promise<Blob> {
   if (!["dwg", "dxf"].includes(extensionOf(name)) && !/dwg|dxf/.test(blob.type)) return new Blob([blob], { type: "image/svg+xml" });
   const [out] = await runForView("drawing.to-svg", { name, blob }, {}, signal);
-  return new Blob([out!.bytes as Uint8Array<ArrayBuffer>], { type: "image/svg+xml" });
+  return outputBlob({ ...out!, mime: "image/svg+xml" });
 }
 
 export default function SvgView({ name, read }: ViewerProps) {

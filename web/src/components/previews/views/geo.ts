@@ -4,21 +4,24 @@
  * GeoJSON in another coordinate system through gis.reproject.
  */
 import type { Feature, FeatureCollection, Position } from "geojson";
+import { releaseOutput } from "../../../tools/device";
+import { outputBlob } from "../../../tools/output-blob";
 import { extensionOf } from "../kind";
 import { runForView } from "./device-run";
 
 type Bounds = [number, number, number, number];
 
 export async function toLonLat(name: string, blob: Blob, signal: AbortSignal): Promise<FeatureCollection> {
-  const layers = extensionOf(name) === "geojson" || /geo\+json|json/.test(blob.type) ? [{ name, blob }] : await convert(name, blob, signal);
-  const features: Feature[] = [];
-  for (const layer of layers) features.push(...(await wgs84(layer.name, layer.blob, signal)).features);
-  return { type: "FeatureCollection", features };
-}
-
-async function convert(name: string, blob: Blob, signal: AbortSignal) {
-  const outputs = await runForView("gis.convert", { name, blob }, { to: "geojson" }, signal);
-  return outputs.map((o) => ({ name: o.name, blob: new Blob([o.bytes as Uint8Array<ArrayBuffer>], { type: "application/geo+json" }) }));
+  const geojson = extensionOf(name) === "geojson" || /geo\+json|json/.test(blob.type);
+  const converted = geojson ? [] : await runForView("gis.convert", { name, blob }, { to: "geojson" }, signal);
+  try {
+    const layers = geojson ? [{ name, blob }] : converted.map((o) => ({ name: o.name, blob: outputBlob(o) }));
+    const features: Feature[] = [];
+    for (const layer of layers) features.push(...(await wgs84(layer.name, layer.blob, signal)).features);
+    return { type: "FeatureCollection", features };
+  } finally {
+    converted.forEach(releaseOutput); // read: the files the worker wrote on disk may go
+  }
 }
 
 /** GDAL names the CRS of GeoJSON that is not in WGS 84 (RFC 7946 GeoJSON has none). */
@@ -27,7 +30,11 @@ async function wgs84(name: string, blob: Blob, signal: AbortSignal): Promise<Fea
   const crs = data.crs?.properties?.name ?? "";
   if (!crs || /CRS84|EPSG:{1,2}4326$/i.test(crs)) return data;
   const [out] = await runForView("gis.reproject", { name, blob }, { to: 4326 }, signal);
-  return JSON.parse(new TextDecoder().decode(out!.bytes)) as FeatureCollection;
+  try {
+    return JSON.parse(await outputBlob(out!).text()) as FeatureCollection;
+  } finally {
+    releaseOutput(out!);
+  }
 }
 
 /** The west, south, east, north extent of every coordinate, or null when there is none. */

@@ -1,0 +1,140 @@
+/**
+ * GIS outputs written to disk in the browser (issue 27): on this device, gis.convert writes its
+ * output through a FileSystemSyncAccessHandle into the page's folder of the Origin Private File
+ * System and hands it back as a File on disk, which Convert offers without reading it into memory.
+ * In Debian's Chromium against the real server, signed out: GeoJSON to GeoPackage (SQLite, written
+ * with seeks back) and to CSV, each download checked (features, content) and found in OPFS with
+ * the same size (nothing is there when outputs are made in memory); a page reloaded leaves its
+ * folder to the next worker, which removes it, and a result replaced on screen takes its file with it.
+ * A GeoJSON of E2E_GIS_OPFS_MB (default 32) MB goes to GeoPackage too, the renderers' peak memory
+ * during the run printed for the record (never asserted).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { writePointsGeojson } from "../wasm-tools/src/gis/testing/big-geojson";
+import { closeDevicePage, openDevicePage, type DevicePage } from "./support/device-page";
+import { makeGeoJson } from "./support/inputs";
+import { chromiumPids, downloadResults, rendererMemory, resetPeak, runOnDevice, type Download } from "./support/web";
+
+const SIZE_MB = Number(process.env.E2E_GIS_OPFS_MB ?? 32);
+const dir = mkdtempSync(join(tmpdir(), "gis-opfs-e2e-"));
+let opened: Partial<DevicePage> = {};
+let browser: Browser;
+let page: Page;
+
+/** Every file under OPFS's tool-outputs folder, as `<page>/<run>/<file>` with its size. */
+function opfsOutputs(on: Page): Promise<{ path: string; size: number }[]> {
+  return on.evaluate(async () => {
+    const found: { path: string; size: number }[] = [];
+    const walk = async (folder: FileSystemDirectoryHandle, at: string): Promise<void> => {
+      for await (const [name, entry] of (folder as unknown as AsyncIterable<[string, FileSystemHandle]>)) {
+        if (entry.kind === "directory") await walk(entry as FileSystemDirectoryHandle, `${at}${name}/`);
+        else found.push({ path: `${at}${name}`, size: (await (entry as FileSystemFileHandle).getFile()).size });
+      }
+    };
+    const root = await navigator.storage.getDirectory();
+    const outputs = await root.getDirectoryHandle("tool-outputs").catch(() => null);
+    if (outputs) await walk(outputs, "");
+    return found.sort((a, b) => a.path.localeCompare(b.path));
+  });
+}
+
+/** Reads a downloaded GeoPackage's one feature table with SQLite. */
+function readGpkg<T>(download: Download, read: (db: Database, table: string) => T): T {
+  const path = join(dir, `${crypto.randomUUID()}.gpkg`);
+  writeFileSync(path, download.bytes);
+  const db = new Database(path, { readonly: true });
+  try {
+    const tables = db.query("SELECT table_name FROM gpkg_contents WHERE data_type = 'features'").all() as { table_name: string }[];
+    expect(tables.length).toBe(1);
+    return read(db, `"${tables[0]!.table_name}"`);
+  } finally {
+    db.close();
+    rmSync(path, { force: true });
+  }
+}
+
+/** Runs `slug` on `path` on this device; answers the one download and the OPFS files that appeared for it. */
+async function convertOnDevice(path: string, params: Record<string, unknown>) {
+  const before = new Set((await opfsOutputs(page)).map((f) => f.path));
+  await runOnDevice(page, path, "gis.convert", params);
+  const [download, ...more] = await downloadResults(page);
+  expect(more).toEqual([]);
+  const added = (await opfsOutputs(page)).filter((f) => !before.has(f.path));
+  return { download: download!, added };
+}
+
+/** Waits up to 10 s for `done` (the removal of files is not awaited by the page). */
+async function waitFor(done: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !(await done()) && Date.now() < deadline; ) await Bun.sleep(100);
+}
+
+beforeAll(async () => void ({ browser, page } = opened = await openDevicePage()), 120_000);
+
+afterAll(async () => {
+  await closeDevicePage(opened);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("GIS outputs on disk in the browser", () => {
+  test("GeoJSON to GeoPackage and to CSV on this device: the downloads hold every feature, and each came from a file in OPFS of its size", async () => {
+    const small = join(dir, "sites.geojson");
+    writeFileSync(small, makeGeoJson());
+
+    const gpkg = await convertOnDevice(small, { to: "gpkg" });
+    expect(gpkg.download.name).toBe("sites.gpkg");
+    const names = readGpkg(gpkg.download, (db, table) => db.query(`SELECT name FROM ${table} ORDER BY rowid`).all() as { name: string }[]);
+    expect(names.map((r) => r.name)).toEqual(["a", "b", "c", "area"]);
+    expect(gpkg.added).toEqual([{ path: expect.stringMatching(/^[\w-]+\/[\w-]+\/sites\.gpkg$/), size: gpkg.download.bytes.byteLength }]);
+
+    const csv = await convertOnDevice(small, { to: "csv" });
+    expect(csv.download.name).toBe("sites.csv");
+    const lines = new TextDecoder().decode(csv.download.bytes).trimEnd().split(/\r?\n/);
+    expect(lines.length).toBe(5);
+    expect(lines[1]).toContain("POINT (7.01 50.01)");
+    expect(lines[4]).toContain("POLYGON");
+    expect(csv.added).toEqual([{ path: expect.stringMatching(/^[\w-]+\/[\w-]+\/0\.csv$/), size: csv.download.bytes.byteLength }]);
+    // Both runs in this page's one folder; the GeoPackage's file went when its result left the list.
+    expect(new Set([...gpkg.added, ...csv.added].map((f) => f.path.split("/")[0])).size).toBe(1);
+    await waitFor(async () => !(await opfsOutputs(page)).some((f) => f.path === gpkg.added[0]!.path));
+    expect((await opfsOutputs(page)).map((f) => f.path)).toEqual([csv.added[0]!.path]);
+  }, 300_000);
+
+  test("a page reloaded leaves its folder of outputs, which the next page's worker removes", async () => {
+    const left = new Set((await opfsOutputs(page)).map((f) => f.path.split("/")[0]));
+    expect(left.size).toBe(1);
+    await page.reload();
+    await page.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+    const small = join(dir, "again.geojson");
+    writeFileSync(small, makeGeoJson());
+    const { added } = await convertOnDevice(small, { to: "geojson" });
+    expect(added.length).toBe(1);
+    const folders = async () => new Set((await opfsOutputs(page)).map((f) => f.path.split("/")[0]));
+    await waitFor(async () => ![...(await folders())].some((f) => left.has(f)));
+    expect([...(await folders())]).toEqual([added[0]!.path.split("/")[0]]);
+  }, 300_000);
+
+  test(`a ${SIZE_MB} MB GeoJSON to GeoPackage on this device: every point in the download`, async () => {
+    const big = await writePointsGeojson(join(dir, "points.geojson"), SIZE_MB);
+    const renderers = await chromiumPids(browser, "renderer");
+    renderers.forEach(resetPeak);
+    const record = [`${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON; renderers before: ${await rendererMemory(browser)}`];
+    const started = performance.now();
+    const { download, added } = await convertOnDevice(big, { to: "gpkg" });
+    record.push(`after gis.convert to GeoPackage (${((performance.now() - started) / 1000).toFixed(1)} s; peaks since just before): ${await rendererMemory(browser)}`);
+    console.log(`[gis-opfs] ${record.join("\n  ")}`);
+    expect(added.map((f) => f.size)).toEqual([download.bytes.byteLength]);
+    // The last point's id, from the file's tail: ids count from 0.
+    const tail = await Bun.file(big).slice(statSync(big).size - 300).text();
+    const points = Number(/"id":(\d+)[^\n]*\n\]\}\n$/.exec(tail)![1]) + 1;
+    const [count, last] = readGpkg(download, (db, table) => [
+      (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+      (db.query(`SELECT name FROM ${table} ORDER BY rowid DESC LIMIT 1`).get() as { name: string }).name,
+    ]);
+    expect([count, last]).toEqual([points, `point ${points - 1}`]);
+  }, 900_000);
+});
