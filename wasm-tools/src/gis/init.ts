@@ -7,7 +7,9 @@
  */
 import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
 import { checkpoint, errorMessage } from "../runtime/context";
+import { fastInvokes } from "../runtime/emscripten-invokes";
 import { lazyOnce, locateWasm, startEmscripten, type WasmModuleRef, type WasmSource } from "../runtime/wasm-source";
+import { bufferWrites, type NodeFs } from "./buffered-writes";
 import { Gdal, GdalCrash, GdalError, type GdalModule, type Operation } from "./engine";
 
 /** gdal3.js's WebAssembly binary, beside its entry module `dist/package/gdal3.js`. */
@@ -43,6 +45,13 @@ async function locate(ref: WasmModuleRef): Promise<WasmSource> {
   return source;
 }
 
+let invokes: ReturnType<typeof fastInvokes>;
+
+/** How many of the engine's `invoke_*` imports run as WebAssembly (0: all through JavaScript); for tests. */
+export function fastInvokeCount(): number {
+  return invokes?.replaced ?? 0;
+}
+
 const engine = lazyOnce(async (): Promise<Gdal> => {
   try {
     const [wasm, data] = await Promise.all([locate(GDAL_WASM), locate(GDAL_DATA)]);
@@ -71,7 +80,13 @@ const engine = lazyOnce(async (): Promise<Gdal> => {
           },
         ],
       });
-    const module = await startEmscripten(wasm, start);
+    // Emscripten's C++ exception trampolines as WebAssembly (runtime/emscripten-invokes.ts): a
+    // third of GeoPackage -> GeoJSON's time went on crossings into JavaScript and back. It needs
+    // the module's bytes (the server's source); from a URL or a compiled module the glue's stay.
+    invokes = "bytes" in wasm ? fastInvokes(wasm.bytes) : undefined;
+    const module = await startEmscripten(wasm, start, invokes?.adapt);
+    const nodefs = module.FS.filesystems.NODEFS;
+    if (nodefs) bufferWrites(nodefs as NodeFs); // host files: outputs in 1 MB writes, not 1 KB ones
     gdal = new Gdal(module);
     return gdal;
   } catch (err) {

@@ -5,6 +5,7 @@
  * the library's own default lookup applies.
  */
 import type { ToolFamily } from "@vektor/shared/tools/manifest";
+import type { ImportsAdapter } from "./emscripten-invokes";
 
 /** A WASM binary a family needs: the package that ships it and its file name beside the package's entry module. */
 export interface WasmModuleRef {
@@ -61,10 +62,29 @@ export async function compileWasm(source: WasmSource): Promise<WebAssembly.Modul
  * Emscripten options that instantiate an already compiled `module`. Emscripten waits forever if
  * `instantiateWasm` never calls back, so a failure is reported to `onFailure` instead.
  */
-export function emscriptenInstantiate(module: WebAssembly.Module, onFailure: (err: unknown) => void): { instantiateWasm: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object } {
+export function emscriptenInstantiate(
+  module: WebAssembly.Module,
+  onFailure: (err: unknown) => void,
+  adapt?: ImportsAdapter,
+): { instantiateWasm: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object } {
   return {
     instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module), onFailure);
+      let ready: ((instance: WebAssembly.Instance) => void) | undefined;
+      try {
+        ready = adapt?.(imports);
+      } catch (err) {
+        onFailure(err);
+        return {};
+      }
+      WebAssembly.instantiate(module, imports).then((instance) => {
+        try {
+          ready?.(instance);
+        } catch (err) {
+          onFailure(err);
+          return;
+        }
+        receive(instance, module);
+      }, onFailure);
       return {};
     },
   };
@@ -72,15 +92,16 @@ export function emscriptenInstantiate(module: WebAssembly.Module, onFailure: (er
 
 /**
  * Loads an Emscripten module from a host source: compile first, then `start(options)` with
- * `instantiateWasm` set, settling with whichever comes first, the module or a failure.
+ * `instantiateWasm` set (its imports changed by `adapt` first, if given), settling with whichever
+ * comes first, the module or a failure.
  */
-export async function startEmscripten<T>(source: WasmSource, start: (options: object) => Promise<T>): Promise<T> {
+export async function startEmscripten<T>(source: WasmSource, start: (options: object) => Promise<T>, adapt?: ImportsAdapter): Promise<T> {
   const module = await compileWasm(source);
   let fail: (err: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => {
     fail = reject;
   });
-  return Promise.race([start(emscriptenInstantiate(module, fail)), failed]);
+  return Promise.race([start(emscriptenInstantiate(module, fail, adapt)), failed]);
 }
 
 /**
