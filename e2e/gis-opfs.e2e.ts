@@ -6,16 +6,18 @@
  * with seeks back) and to CSV, each download checked (features, content) and found in OPFS with
  * the same size (nothing is there when outputs are made in memory); a page reloaded leaves its
  * folder to the next worker, which removes it, and a result replaced on screen takes its file with it.
- * A GeoJSON of E2E_GIS_OPFS_MB (default 32) MB goes to GeoPackage too, the renderers' peak memory
- * during the run printed for the record (never asserted).
+ * A page without Web Locks gets its outputs as bytes, as before. A GeoJSON of E2E_GIS_OPFS_MB
+ * (default 32) MB goes to GeoPackage in both pages, the renderers' peak memory during each run
+ * printed for the record (never asserted).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { writePointsGeojson } from "../wasm-tools/src/gis/testing/big-geojson";
+import { logPageErrors } from "./support/browser";
 import { closeDevicePage, openDevicePage, type DevicePage } from "./support/device-page";
 import { makeGeoJson } from "./support/inputs";
 import { chromiumPids, downloadResults, rendererMemory, resetPeak, runOnDevice, type Download } from "./support/web";
@@ -58,14 +60,38 @@ function readGpkg<T>(download: Download, read: (db: Database, table: string) => 
   }
 }
 
-/** Runs `slug` on `path` on this device; answers the one download and the OPFS files that appeared for it. */
-async function convertOnDevice(path: string, params: Record<string, unknown>) {
-  const before = new Set((await opfsOutputs(page)).map((f) => f.path));
-  await runOnDevice(page, path, "gis.convert", params);
-  const [download, ...more] = await downloadResults(page);
+/** Runs gis.convert on `path` on this device in `on` (default: the page); answers the one download and the OPFS files that appeared for it. */
+async function convertOnDevice(path: string, params: Record<string, unknown>, on = page) {
+  const before = new Set((await opfsOutputs(on)).map((f) => f.path));
+  await runOnDevice(on, path, "gis.convert", params);
+  const [download, ...more] = await downloadResults(on);
   expect(more).toEqual([]);
-  const added = (await opfsOutputs(page)).filter((f) => !before.has(f.path));
+  const added = (await opfsOutputs(on)).filter((f) => !before.has(f.path));
   return { download: download!, added };
+}
+
+/**
+ * The big GeoJSON to GeoPackage in `on`: every point in the download; the renderers' peaks during
+ * the run printed under `label`. Answers the OPFS files that appeared and the download's size.
+ */
+async function bigToGpkg(on: Page, label: string) {
+  const big = join(dir, "points.geojson");
+  if (!existsSync(big)) await writePointsGeojson(big, SIZE_MB);
+  (await chromiumPids(browser, "renderer")).forEach(resetPeak);
+  const record = [`${label}: ${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON; renderers before: ${await rendererMemory(browser)}`];
+  const started = performance.now();
+  const { download, added } = await convertOnDevice(big, { to: "gpkg" }, on);
+  record.push(`after gis.convert to GeoPackage (${((performance.now() - started) / 1000).toFixed(1)} s; peaks since just before): ${await rendererMemory(browser)}`);
+  console.log(`[gis-opfs] ${record.join("\n  ")}`);
+  // The last point's id, from the file's tail: ids count from 0.
+  const tail = await Bun.file(big).slice(statSync(big).size - 300).text();
+  const points = Number(/"id":(\d+)[^\n]*\n\]\}\n$/.exec(tail)![1]) + 1;
+  const [count, last] = readGpkg(download, (db, table) => [
+    (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
+    (db.query(`SELECT name FROM ${table} ORDER BY rowid DESC LIMIT 1`).get() as { name: string }).name,
+  ]);
+  expect([count, last]).toEqual([points, `point ${points - 1}`]);
+  return { added, size: download.bytes.byteLength };
 }
 
 /** Waits up to 10 s for `done` (the removal of files is not awaited by the page). */
@@ -118,23 +144,26 @@ describe("GIS outputs on disk in the browser", () => {
     expect([...(await folders())]).toEqual([added[0]!.path.split("/")[0]]);
   }, 300_000);
 
-  test(`a ${SIZE_MB} MB GeoJSON to GeoPackage on this device: every point in the download`, async () => {
-    const big = await writePointsGeojson(join(dir, "points.geojson"), SIZE_MB);
-    const renderers = await chromiumPids(browser, "renderer");
-    renderers.forEach(resetPeak);
-    const record = [`${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON; renderers before: ${await rendererMemory(browser)}`];
-    const started = performance.now();
-    const { download, added } = await convertOnDevice(big, { to: "gpkg" });
-    record.push(`after gis.convert to GeoPackage (${((performance.now() - started) / 1000).toFixed(1)} s; peaks since just before): ${await rendererMemory(browser)}`);
-    console.log(`[gis-opfs] ${record.join("\n  ")}`);
-    expect(added.map((f) => f.size)).toEqual([download.bytes.byteLength]);
-    // The last point's id, from the file's tail: ids count from 0.
-    const tail = await Bun.file(big).slice(statSync(big).size - 300).text();
-    const points = Number(/"id":(\d+)[^\n]*\n\]\}\n$/.exec(tail)![1]) + 1;
-    const [count, last] = readGpkg(download, (db, table) => [
-      (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
-      (db.query(`SELECT name FROM ${table} ORDER BY rowid DESC LIMIT 1`).get() as { name: string }).name,
-    ]);
-    expect([count, last]).toEqual([points, `point ${points - 1}`]);
+  test(`a ${SIZE_MB} MB GeoJSON to GeoPackage on this device: every point in the download, written to OPFS`, async () => {
+    const { added, size } = await bigToGpkg(page, "outputs on disk (OPFS)");
+    expect(added.map((f) => f.size)).toEqual([size]);
+  }, 900_000);
+
+  test("a page without Web Locks (so without a folder on disk) gets its outputs as bytes in memory, as before", async () => {
+    const bare = logPageErrors(await browser.newPage({ acceptDownloads: true, viewport: { width: 1280, height: 900 } }));
+    try {
+      await bare.addInitScript(() => Object.defineProperty(Navigator.prototype, "locks", { get: () => undefined }));
+      await bare.goto(page.url());
+      await bare.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+      const small = join(dir, "bare.geojson");
+      writeFileSync(small, makeGeoJson());
+      const { download, added } = await convertOnDevice(small, { to: "gpkg" }, bare);
+      expect(readGpkg(download, (db, table) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n)).toBe(4);
+      expect(added).toEqual([]);
+      // For the record: the same big conversion with its output made in memory.
+      expect((await bigToGpkg(bare, "outputs in memory (no OPFS folder)")).added).toEqual([]);
+    } finally {
+      await bare.close();
+    }
   }, 900_000);
 });

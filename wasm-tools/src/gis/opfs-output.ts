@@ -24,6 +24,70 @@ interface SyncHandle {
   close(): void;
 }
 
+/** Writes are handed to a sync handle in pieces of at least this much where GDAL writes consecutively. */
+const WRITE_BUFFER = 1024 * 1024;
+
+/**
+ * A sync access handle whose consecutive writes are gathered into one buffer (outside the WASM
+ * heap, of a fixed size) and handed over in one call. GDAL writes 1 KB at a time through stdio
+ * (GeoJSON, CSV) and SQLite a page at a time, and in Chromium here each call on the handle cost
+ * about 0.7 ms: a 100 MB GeoJSON to GeoPackage made 20,660 writes that took 14 s. Any other call
+ * (a read, the size, a truncation, flush, close) writes what is gathered first, so every call
+ * sees the file as written; a failed write of what was gathered is reported by that call.
+ */
+class GatheredWrites implements SyncHandle {
+  private readonly buffer = new Uint8Array(WRITE_BUFFER);
+  private at = 0;
+  private length = 0;
+
+  constructor(private readonly handle: SyncHandle) {}
+
+  write(from: Uint8Array, { at }: { at: number }): number {
+    if (this.length > 0 && at === this.at + this.length && this.length + from.length <= this.buffer.length) {
+      this.buffer.set(from, this.length);
+      this.length += from.length;
+      return from.length;
+    }
+    this.writeGathered();
+    if (from.length >= this.buffer.length) return this.handle.write(from, { at });
+    this.buffer.set(from);
+    this.at = at;
+    this.length = from.length;
+    return from.length;
+  }
+
+  read(into: Uint8Array, options: { at: number }): number {
+    this.writeGathered();
+    return this.handle.read(into, options);
+  }
+
+  truncate(size: number): void {
+    this.writeGathered();
+    this.handle.truncate(size);
+  }
+
+  getSize(): number {
+    this.writeGathered();
+    return this.handle.getSize();
+  }
+
+  flush(): void {
+    this.writeGathered();
+    this.handle.flush();
+  }
+
+  close(): void {
+    this.writeGathered();
+    this.handle.close();
+  }
+
+  private writeGathered(): void {
+    const length = this.length;
+    this.length = 0;
+    for (let done = 0; done < length; ) done += this.handle.write(this.buffer.subarray(done, length), { at: this.at + done });
+  }
+}
+
 type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncHandle> };
 
 /** One pre-opened output file. */
@@ -99,7 +163,7 @@ export class DiskOutputs {
       for (const name of new Set(names)) {
         const file = (await folder.getFileHandle(name, { create: true })) as SyncFileHandle;
         if (!file.createSyncAccessHandle) throw new Error("no createSyncAccessHandle");
-        slots.set(name, { name, file, sync: await file.createSyncAccessHandle(), closed: false, kept: false });
+        slots.set(name, { name, file, sync: new GatheredWrites(await file.createSyncAccessHandle()), closed: false, kept: false });
       }
       return new DiskOutputs(folder, slots);
     } catch {
