@@ -180,7 +180,11 @@ export function fastInvokes(bytes: Uint8Array): { adapt: ImportsAdapter; replace
         try {
           return f(...args);
         } catch (err) {
-          if (err === (err as number) + 0) pending = true; // what the JavaScript invokes catch: a number
+          if (err === (err as number) + 0) {
+            pending = true; // what the JavaScript invokes catch: a number
+            // One that no trampoline caught reached JavaScript: it must not pass for the next error.
+            queueMicrotask(() => (pending = false));
+          }
           throw err;
         }
       };
