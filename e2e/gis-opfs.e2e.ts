@@ -12,15 +12,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { writePointsGeojson } from "../wasm-tools/src/gis/testing/big-geojson";
-import { logPageErrors } from "./support/browser";
+import { CHROMIUM, CHROMIUM_ARGS, logPageErrors } from "./support/browser";
 import { closeDevicePage, openDevicePage, type DevicePage } from "./support/device-page";
 import { makeGeoJson } from "./support/inputs";
-import { chromiumPids, downloadResults, rendererMemory, resetPeak, runOnDevice, type Download } from "./support/web";
+import { chromiumPids, downloadResults, processMemory, resetPeak, runOnDevice, type Download } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_GIS_OPFS_MB ?? 32);
 const dir = mkdtempSync(join(tmpdir(), "gis-opfs-e2e-"));
@@ -70,18 +70,56 @@ async function convertOnDevice(path: string, params: Record<string, unknown>, on
   return { download: download!, added };
 }
 
+/** Chromium's processes whose memory is printed: the browser's own and its renderers. */
+type Pids = () => Promise<{ main: number; renderers: number[] }>;
+
+/** The launched browser's processes, from its own process list. */
+const launchedPids: Pids = async () => ({ main: (await chromiumPids(browser, "browser"))[0]!, renderers: await chromiumPids(browser, "renderer") });
+
+/** A process's command line and parent, from /proc (null once it is gone). */
+function procInfo(pid: number): { args: string[]; parent: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Chromium rewrites its children's command lines as one string: split on spaces too.
+    return { args: readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0 ]/), parent: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) };
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The big GeoJSON to GeoPackage in `on`: every point in the download; the renderers' peaks during
+ * A persistent profile's processes, from /proc (a persistent context has no Browser to ask): the
+ * one started with its --user-data-dir and no --type, and the renderers below it (under its zygote).
+ */
+function profilePids(profile: string): Pids {
+  return async () => {
+    const all = readdirSync("/proc").filter((p) => /^\d+$/.test(p)).flatMap((p) => {
+      const info = procInfo(Number(p));
+      return info ? [{ pid: Number(p), ...info }] : [];
+    });
+    const main = all.find((p) => p.args.includes(`--user-data-dir=${profile}`) && !p.args.some((a) => a.startsWith("--type=")))!.pid;
+    const below = (pid: number): boolean => pid === main || (pid > 1 && below(all.find((p) => p.pid === pid)?.parent ?? 0));
+    const renderers = all.filter((p) => p.args.includes("--type=renderer") && below(p.parent)).map((p) => p.pid);
+    return { main, renderers };
+  };
+}
+
+const memoryOf = ({ main, renderers }: { main: number; renderers: number[] }) =>
+  `renderers ${renderers.map((pid) => `pid ${pid}: ${processMemory(pid)}`).join("; ")}; browser process: ${processMemory(main)}`;
+
+/**
+ * The big GeoJSON to GeoPackage in `on`: every point in the download; the peaks of `pids` during
  * the run printed under `label`. Answers the OPFS files that appeared and the download's size.
  */
-async function bigToGpkg(on: Page, label: string) {
+async function bigToGpkg(on: Page, label: string, pids: Pids = launchedPids) {
   const big = join(dir, "points.geojson");
   if (!existsSync(big)) await writePointsGeojson(big, SIZE_MB);
-  (await chromiumPids(browser, "renderer")).forEach(resetPeak);
-  const record = [`${label}: ${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON; renderers before: ${await rendererMemory(browser)}`];
+  const before = await pids();
+  [before.main, ...before.renderers].forEach(resetPeak);
+  const record = [`${label}: ${(statSync(big).size / 2 ** 20).toFixed(1)} MB GeoJSON; before: ${memoryOf(before)}`];
   const started = performance.now();
   const { download, added } = await convertOnDevice(big, { to: "gpkg" }, on);
-  record.push(`after gis.convert to GeoPackage (${((performance.now() - started) / 1000).toFixed(1)} s; peaks since just before): ${await rendererMemory(browser)}`);
+  record.push(`after gis.convert to GeoPackage (${((performance.now() - started) / 1000).toFixed(1)} s; peaks since just before): ${memoryOf(await pids())}`);
   console.log(`[gis-opfs] ${record.join("\n  ")}`);
   // The last point's id, from the file's tail: ids count from 0.
   const tail = await Bun.file(big).slice(statSync(big).size - 300).text();
@@ -147,6 +185,24 @@ describe("GIS outputs on disk in the browser", () => {
   test(`a ${SIZE_MB} MB GeoJSON to GeoPackage on this device: every point in the download, written to OPFS`, async () => {
     const { added, size } = await bigToGpkg(page, "outputs on disk (OPFS)");
     expect(added.map((f) => f.size)).toEqual([size]);
+  }, 900_000);
+
+  test("the same in a browser profile on disk (a person's window, not a test's incognito context, whose OPFS is held in memory)", async () => {
+    const profile = mkdtempSync(join(tmpdir(), "gis-opfs-profile-"));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+    try {
+      const own = logPageErrors(context.pages()[0] ?? (await context.newPage()));
+      await own.goto(page.url());
+      await own.getByText(/^\d+ tools available\.$/).waitFor({ timeout: 30_000 });
+      const small = join(dir, "warm.geojson");
+      writeFileSync(small, makeGeoJson());
+      await convertOnDevice(small, { to: "csv" }, own); // the engine loaded first: the big run's memory is its own
+      const { added, size } = await bigToGpkg(own, "outputs on disk (OPFS), profile on disk", profilePids(profile));
+      expect(added.map((f) => f.size)).toEqual([size]);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   }, 900_000);
 
   test("a page without Web Locks (so without a folder on disk) gets its outputs as bytes in memory, as before", async () => {
