@@ -11,12 +11,13 @@
  * it, and write their output in memory, as in the browser. Not in `npm run bench` (no index.ts
  * here); a few minutes; needs gdal_translate (gdal-bin) for the GeoTIFF. env: PER_BYTE_ONLY (substring of a slug), PER_BYTE_SCALE (default 1).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "../../wasm-tools/node_modules/fflate";
 import { writePointsGeojson } from "../../wasm-tools/src/gis/testing/big-geojson";
 import { sphereAsciiStl } from "../../wasm-tools/src/mesh/test-support";
+import { stepCopies } from "../../wasm-tools/src/testing/step-copies";
 import { gerber, rasterVrt, writeImagePdf } from "../lib/inputs";
 import { fixed, MiB, printTable } from "../lib/table";
 
@@ -26,17 +27,6 @@ const SCALE = Number(process.env.PER_BYTE_SCALE ?? 1);
 const dir = mkdtempSync(join(tmpdir(), "per-byte-"));
 const OCCT = join(REPO, "wasm-tools/node_modules/occt-import-js/test/testfiles");
 const FIXTURES = join(REPO, "../shared/fixtures");
-
-/** A STEP file of `copies` copies of a real one's DATA section, ids shifted apart (each copy its own product). */
-function stepCopies(source: string, copies: number): Uint8Array {
-  const text = readFileSync(source, "latin1");
-  const start = text.indexOf("DATA;") + 5;
-  const end = text.lastIndexOf("ENDSEC;");
-  const data = text.slice(start, end);
-  const top = Math.max(...[...data.matchAll(/#(\d+)/g)].map((m) => Number(m[1])));
-  const parts = Array.from({ length: copies }, (_, k) => data.replace(/#(\d+)/g, (_m, n) => `#${Number(n) + k * top}`));
-  return Buffer.from(text.slice(0, start) + parts.join("") + text.slice(end), "latin1");
-}
 
 /** An R12 DXF of `n` LINE entities on a few layers. */
 function dxfLines(n: number): Uint8Array {
@@ -99,9 +89,9 @@ const CASES: Case[] = [
   { slug: "pdf.split", params: {}, make: pdf },
   { slug: "cad.convert", params: { format: "glb" }, make: step },
   { slug: "cad.info", params: {}, make: step },
-  { slug: "bim.ifc-to-glb", params: {}, make: ifc },
-  { slug: "bim.ifc-properties", params: {}, make: ifc },
-  { slug: "bim.ifc-info", params: {}, make: ifc },
+  { slug: "bim.ifc-to-glb", params: {}, make: ifc, mounted: true },
+  { slug: "bim.ifc-properties", params: {}, make: ifc, mounted: true },
+  { slug: "bim.ifc-info", params: {}, make: ifc, mounted: true },
   { slug: "pcb.gerber-to-svg", params: {}, make: gbr },
   { slug: "pcb.render-board", params: {}, make: board },
   { slug: "pcb.info", params: {}, make: board },

@@ -10,19 +10,13 @@ import "../testing/node-host";
 import { describe, expect, test } from "bun:test";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { executeEntry } from "../runtime/execute";
-import { withFileReaderSync } from "../testing/file-reader-sync";
+import { blobInput, withFileReaderSync } from "../testing/file-reader-sync";
 import { makeBloatedPdf, makeTextPdf } from "../testing/pdf-fixtures";
 import { expectToolError } from "../testing/run-tool";
 import { pdfTools } from "./index";
 
 function run(slug: string, inputs: ToolInput[], params: Record<string, unknown>): Promise<ToolOutput[]> {
   return executeEntry(pdfTools.find((e) => e.manifest.slug === slug)!, inputs, params, {});
-}
-
-/** `bytes` as the browser's host gives a picked file: the Blob, its size and its first 64 KiB. */
-function blobInput(name: string, bytes: Uint8Array): ToolInput {
-  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
-  return { name, bytes: bytes.slice(0, 64 * 1024), blob, size: blob.size };
 }
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));

@@ -5,6 +5,8 @@
  * so other tests in the process still see Bun as it is. Test-only; the real one is exercised in
  * Chromium (e2e/pdf-stream.e2e.ts, e2e/gis-stream.e2e.ts).
  */
+import type { ToolInput } from "@vektor/shared/tools/manifest";
+
 class BunFileReaderSync {
   /** How many reads were made and how many bytes they read, to check how reads share windows. */
   static reads = 0;
@@ -31,4 +33,10 @@ export async function withFileReaderSync<T>(use: () => Promise<T> | T): Promise<
   } finally {
     delete scope.FileReaderSync;
   }
+}
+
+/** `bytes` as the browser's host gives a picked file: the Blob, its size and its first 64 KiB. */
+export function blobInput(name: string, bytes: Uint8Array): ToolInput {
+  const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
+  return { name, bytes: bytes.slice(0, 64 * 1024), blob, size: blob.size };
 }

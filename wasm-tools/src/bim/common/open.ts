@@ -2,10 +2,16 @@
  * Opening an IFC file the same way in every BIM tool: a look at the header first (is it an
  * ISO-10303-21 file, which schema, does it end), then web-ifc, with its failures mapped to the
  * job error codes. `withModel` always closes the model, so WASM memory is given back.
+ *
+ * web-ifc pulls the file through a callback, a piece at a time, so the input comes from
+ * wherever the host put it (io.hostFiles: a host file on the server; io.blobInputs: the
+ * browser's File) and is never held whole in JavaScript beside the engine's own copy.
  */
 import { ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
+import type { ReadAt } from "../../runtime/blob-reads";
 import { errorMessage } from "../../runtime/context";
 import { paceGarbage } from "../../runtime/engine-garbage";
+import { inputReader, inputTail } from "../../runtime/input-reads";
 import { discardIfcApi, loadIfcApi, WebIFC, type WebIfc } from "../init";
 
 /** web-ifc's API object. */
@@ -27,6 +33,11 @@ export interface OpenOptions {
 const latin1 = new TextDecoder("latin1");
 const HEAD = 64 * 1024;
 const TAIL = 4096;
+/**
+ * Most bytes handed to web-ifc per call of its loader (it asks for its 64 MB buffer's worth and
+ * carries on from where a shorter answer ended): one small scratch buffer instead of the file.
+ */
+const READ_PIECE = 4 * 1024 * 1024;
 
 /** Every schema name web-ifc reads (IFC2X3, IFC4, IFC4X3 and their aliases). */
 export function supportedSchemas(): string[] {
@@ -38,7 +49,7 @@ export function supportedSchemas(): string[] {
  * ISO-10303-21 file with a FILE_SCHEMA, or that is cut short; INPUT_UNSUPPORTED for a schema
  * web-ifc does not read (another STEP application protocol, an unknown IFC version).
  */
-export function checkIfcHeader(input: ToolInput): string {
+export function checkIfcHeader(input: ToolInput, read: ReadAt = inputReader(input)): string {
   const name = input.name;
   const head = latin1.decode(input.bytes.subarray(0, HEAD)).replace(/^\xEF\xBB\xBF/, "").trimStart();
   if (!head.startsWith("ISO-10303-21")) {
@@ -51,20 +62,31 @@ export function checkIfcHeader(input: ToolInput): string {
     const what = /^IFC/i.test(schema) ? `IFC schema "${schema}", which this reader does not know` : `schema "${schema}": a STEP file, but not IFC (use cad.convert for CAD models)`;
     throw new ToolError("INPUT_UNSUPPORTED", `"${name}" declares ${what}. Supported: ${["IFC2X3", "IFC4", "IFC4X3"].join(", ")}`);
   }
-  const tail = latin1.decode(input.bytes.subarray(Math.max(0, input.bytes.length - TAIL)));
+  const tail = latin1.decode(inputTail(input, read, TAIL));
   if (!/END-ISO-10303-21\s*;/.test(tail)) {
     throw new ToolError("INPUT_INVALID", `"${name}" looks truncated: the end marker (END-ISO-10303-21;) is missing`);
   }
   return schema.toUpperCase();
 }
 
+/** web-ifc's loader callback: up to `size` bytes of the input from `offset` (none past its end), in one reused buffer. */
+function loaderSource(read: ReadAt): (offset: number, size: number) => Uint8Array {
+  let scratch: Uint8Array | undefined;
+  return (offset, size) => {
+    scratch ??= new Uint8Array(READ_PIECE);
+    const into = scratch.subarray(0, Math.min(size, READ_PIECE));
+    return into.subarray(0, read(into, offset));
+  };
+}
+
 /** Opens `input`, runs `use` on the model, and closes it whatever happens. */
 export async function withModel<T>(input: ToolInput, options: OpenOptions, use: (model: IfcModel) => T | Promise<T>): Promise<T> {
-  const declared = checkIfcHeader(input);
+  const read = inputReader(input);
+  const declared = checkIfcHeader(input, read);
   const api = await loadIfcApi();
   let id: number;
   try {
-    id = api.OpenModel(input.bytes, { COORDINATE_TO_ORIGIN: options.coordinateToOrigin ?? false, CIRCLE_SEGMENTS: 12 });
+    id = api.OpenModelFromCallback(loaderSource(read), { COORDINATE_TO_ORIGIN: options.coordinateToOrigin ?? false, CIRCLE_SEGMENTS: 12 });
   } catch (err) {
     discardIfcApi();
     throw new ToolError("INPUT_INVALID", `"${input.name}" could not be read as IFC: ${errorMessage(err)}`);

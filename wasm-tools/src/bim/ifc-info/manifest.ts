@@ -10,7 +10,7 @@ export const manifest = {
   family: "bim",
   title: "IFC model info",
   description: "Reports what an IFC model holds as JSON: its schema and header (authoring application, date), how many elements of each IFC type it has, its spatial tree (project, sites, buildings, storeys with names and elevations) and how many elements have geometry.",
-  io: { accepts: ["ifc"], produces: ["json"] },
+  io: { accepts: ["ifc"], produces: ["json"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // web-ifc holds the whole model: nothing streams. The process's peak grew 7.7x the input's growth

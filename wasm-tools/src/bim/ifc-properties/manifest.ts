@@ -19,7 +19,7 @@ export const manifest = {
   family: "bim",
   title: "IFC properties",
   description: "Lists every element of an IFC model (walls, doors, spaces, storeys ...) with its GlobalId, IFC type, Name and all its property and quantity sets, as JSON or as a flat CSV table for spreadsheets.",
-  io: { accepts: ["ifc"], produces: ["json", "csv"] },
+  io: { accepts: ["ifc"], produces: ["json", "csv"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // web-ifc holds the whole model and the properties are gathered in memory: nothing streams. The

@@ -18,7 +18,7 @@ export const manifest = {
   family: "bim",
   title: "IFC to GLB",
   description: "Converts an IFC building model (IFC2X3, IFC4, IFC4X3) into a GLB (glTF binary) scene: one mesh per building element with its IFC colours, named after the element, grouped under project, site, building and storey nodes, with each element's GlobalId and IFC type in its extras. Metres, Y up.",
-  io: { accepts: ["ifc"], produces: ["glb"] },
+  io: { accepts: ["ifc"], produces: ["glb"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
   // web-ifc holds the whole model, and the GLB is built in memory beside it: nothing streams. The

@@ -4,41 +4,15 @@
  */
 import { inputSize, ToolError, type ToolInput } from "@vektor/shared/tools/manifest";
 import type { PDFDocument as LibDocument } from "pdf-lib";
-import { blobReadAt, type ReadAt } from "../../runtime/blob-reads";
+import type { ReadAt } from "../../runtime/blob-reads";
 import { errorMessage } from "../../runtime/context";
 import { hostFileAccess } from "../../runtime/host-files";
+import { inputReader, inputTail } from "../../runtime/input-reads";
 import { loadMupdf, takeMupdfWarnings, type Mupdf } from "../init";
 
 const latin1 = new TextDecoder("latin1");
 const HEAD = 1024;
 const TAIL = 4096;
-
-/**
- * The input read a piece at a time: from its host file (ToolInput.path, the server), its Blob
- * (ToolInput.blob: the browser's picked File, in a Web Worker), else its bytes. mupdf reads
- * through it (a Stream), so the whole file is never copied into its heap.
- */
-function inputReader(input: ToolInput): ReadAt {
-  const { path, blob } = input;
-  if (path) {
-    const access = hostFileAccess();
-    if (!access.readAtSync) throw new ToolError("TOOL_FAILED", "The host passed a file path but offers no synchronous reads (HostFileAccess.readAtSync)");
-    return (into, position) => access.readAtSync!(path, into, position);
-  }
-  if (blob) return blobReadAt(blob);
-  return (into, position) => {
-    const piece = input.bytes.subarray(position, position + into.length);
-    into.set(piece);
-    return piece.length;
-  };
-}
-
-/** The input's last `length` bytes (its first ones are always in `bytes`). */
-function inputTail(input: ToolInput, read: ReadAt, length: number): Uint8Array {
-  const size = inputSize(input);
-  const tail = new Uint8Array(Math.min(length, size));
-  return tail.subarray(0, read(tail, size - tail.length));
-}
 
 /** Throws INPUT_INVALID unless `input` starts like a PDF and still has its end-of-file marker. */
 export function assertPdfBytes(input: ToolInput, read = inputReader(input)): void {
