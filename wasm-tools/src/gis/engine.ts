@@ -203,7 +203,8 @@ export class Gdal {
         const result = await work(op);
         failed = false;
         return result;
-      } catch (err) {
+      } catch (thrown) {
+        const err = op.explained(thrown);
         if (err instanceof GdalError || this.broken) throw err;
         if (err instanceof WebAssembly.RuntimeError || isEmscriptenAbort(err)) {
           this.broken = new GdalCrash(`the GDAL engine crashed: ${err instanceof Error ? err.message : String(err)}`);
@@ -266,6 +267,8 @@ export class Operation {
   private readonly mounts: { at: string; host?: string }[] = [];
   /** What runs once the operation's files are gone (closing outside files it wrote through). */
   private readonly endings: ((failed: boolean) => Promise<void>)[] = [];
+  /** What may say better why the operation failed (see explainFailures). */
+  private readonly explainers: ((err: unknown) => Error | undefined)[] = [];
 
   constructor(
     private readonly gdal: Gdal,
@@ -334,6 +337,20 @@ export class Operation {
   /** Runs `ending` when the operation has ended (after its datasets are closed and its folder removed), told whether it failed. */
   whenEnded(ending: (failed: boolean) => Promise<void>): void {
     this.endings.push(ending);
+  }
+
+  /** Lets `explain` replace the error the operation fails with, e.g. a full disk behind the message a driver made of it. */
+  explainFailures(explain: (err: unknown) => Error | undefined): void {
+    this.explainers.push(explain);
+  }
+
+  /** @internal the error the operation fails with: `err`, or what an explainer says instead. */
+  explained(err: unknown): unknown {
+    for (const explain of this.explainers) {
+      const better = explain(err);
+      if (better) return better;
+    }
+    return err;
   }
 
   /** @internal runs the endings (end of operation). */

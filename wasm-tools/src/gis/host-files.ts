@@ -8,7 +8,7 @@
  * a folder there (RunContext.outputFolder). Without either, bytes are copied in and out as before.
  */
 import { mimeOf, type FormatId } from "@vektor/shared/formats";
-import type { RunContext, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+import { ToolError, type RunContext, type ToolInput, type ToolOutput } from "@vektor/shared/tools/manifest";
 import type { Operation } from "./engine";
 import { DiskOutputs } from "./opfs-output";
 
@@ -40,6 +40,10 @@ export function wholeInput(op: Operation, input: ToolInput): ToolInput {
   return { ...rest, bytes: op.read(mounted) };
 }
 
+/** What a run says when the browser's storage for the site ran out while it wrote an output there. */
+const STORAGE_FULL =
+  "This browser's storage for the site is full, so the output could not be written: free some disk space (or clear this site's stored data) and run it again, or run it on the server";
+
 /** Where an operation writes its outputs, and how each comes back. */
 export interface OutputFolder {
   /** The folder's full path in the engine. */
@@ -64,6 +68,7 @@ export async function outputFolder(op: Operation, place: Pick<RunContext, "outpu
     return { dir, output: async (fullPath, name, format) => hostOrMemoryOutput(op, fullPath, name, format) };
   }
   op.whenEnded((failed) => disk.release(failed));
+  op.explainFailures(() => (disk.full ? new ToolError("TOOL_FAILED", STORAGE_FULL) : undefined));
   const dir = op.mountFs((m) => disk.fileSystem(m), "out");
   return {
     dir,

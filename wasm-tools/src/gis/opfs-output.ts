@@ -39,6 +39,8 @@ class GatheredWrites implements SyncHandle {
   private readonly buffer = new Uint8Array(WRITE_BUFFER);
   private at = 0;
   private length = 0;
+  /** A write was refused for the origin's quota (drivers report it as anything from EIO to a "malformed" database). */
+  full = false;
 
   constructor(private readonly handle: SyncHandle) {}
 
@@ -49,7 +51,7 @@ class GatheredWrites implements SyncHandle {
       return from.length;
     }
     this.writeGathered();
-    if (from.length >= this.buffer.length) return this.handle.write(from, { at });
+    if (from.length >= this.buffer.length) return this.handOver(from, at);
     this.buffer.set(from);
     this.at = at;
     this.length = from.length;
@@ -84,7 +86,16 @@ class GatheredWrites implements SyncHandle {
   private writeGathered(): void {
     const length = this.length;
     this.length = 0;
-    for (let done = 0; done < length; ) done += this.handle.write(this.buffer.subarray(done, length), { at: this.at + done });
+    for (let done = 0; done < length; ) done += this.handOver(this.buffer.subarray(done, length), this.at + done);
+  }
+
+  private handOver(from: Uint8Array, at: number): number {
+    try {
+      return this.handle.write(from, { at });
+    } catch (err) {
+      if ((err as DOMException)?.name === "QuotaExceededError") this.full = true;
+      throw err;
+    }
   }
 }
 
@@ -94,7 +105,7 @@ type SyncFileHandle = FileSystemFileHandle & { createSyncAccessHandle?: () => Pr
 interface Slot {
   name: string;
   file: SyncFileHandle;
-  sync: SyncHandle;
+  sync: GatheredWrites;
   /** The FS node writing through it now, if any. */
   node?: FsNode;
   closed: boolean;
@@ -228,6 +239,11 @@ export class DiskOutputs {
     closeSlot(slot);
     slot.kept = true;
     return slot.file.getFile();
+  }
+
+  /** Whether a write was refused because the origin's storage quota is used up. */
+  get full(): boolean {
+    return [...this.slots.values()].some((slot) => slot.sync.full);
   }
 
   /** End of the operation: every handle closed; files not handed out (all of them after a failure) deleted. */
