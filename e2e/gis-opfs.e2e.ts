@@ -5,7 +5,8 @@
  * In Debian's Chromium against the real server, signed out: GeoJSON to GeoPackage (SQLite, written
  * with seeks back) and to CSV, each download checked (features, content) and found in OPFS with
  * the same size (nothing is there when outputs are made in memory); a page reloaded leaves its
- * folder to the next worker, which removes it, and a result replaced on screen takes its file with it.
+ * folder to the next worker, which removes it, a result replaced on screen takes its file with it, and
+ * a run cancelled while it writes leaves none.
  * A page without Web Locks gets its outputs as bytes, as before. A GeoJSON of E2E_GIS_OPFS_MB
  * (default 32) MB goes to GeoPackage in both pages, the renderers' peak memory during each run
  * printed for the record (never asserted).
@@ -20,7 +21,7 @@ import { writePointsGeojson } from "../wasm-tools/src/gis/testing/big-geojson";
 import { CHROMIUM, CHROMIUM_ARGS, logPageErrors } from "./support/browser";
 import { closeDevicePage, openDevicePage, type DevicePage } from "./support/device-page";
 import { makeGeoJson } from "./support/inputs";
-import { chromiumPids, downloadResults, processMemory, resetPeak, runOnDevice, type Download } from "./support/web";
+import { chromiumPids, downloadResults, engineChosen, fillParams, processMemory, resetPeak, runOnDevice, type Download } from "./support/web";
 
 const SIZE_MB = Number(process.env.E2E_GIS_OPFS_MB ?? 32);
 const dir = mkdtempSync(join(tmpdir(), "gis-opfs-e2e-"));
@@ -28,14 +29,14 @@ let opened: Partial<DevicePage> = {};
 let browser: Browser;
 let page: Page;
 
-/** Every file under OPFS's tool-outputs folder, as `<page>/<run>/<file>` with its size. */
+/** Every file under OPFS's tool-outputs folder, as `<page>/<run>/<file>` with its size (-1 while a worker writes it). */
 function opfsOutputs(on: Page): Promise<{ path: string; size: number }[]> {
   return on.evaluate(async () => {
     const found: { path: string; size: number }[] = [];
     const walk = async (folder: FileSystemDirectoryHandle, at: string): Promise<void> => {
       for await (const [name, entry] of (folder as unknown as AsyncIterable<[string, FileSystemHandle]>)) {
         if (entry.kind === "directory") await walk(entry as FileSystemDirectoryHandle, `${at}${name}/`);
-        else found.push({ path: `${at}${name}`, size: (await (entry as FileSystemFileHandle).getFile()).size });
+        else found.push({ path: `${at}${name}`, size: await (entry as FileSystemFileHandle).getFile().then((f) => f.size, () => -1) }); // -1: open for writing
       }
     };
     const root = await navigator.storage.getDirectory();
@@ -132,9 +133,9 @@ async function bigToGpkg(on: Page, label: string, pids: Pids = launchedPids) {
   return { added, size: download.bytes.byteLength };
 }
 
-/** Waits up to 10 s for `done` (the removal of files is not awaited by the page). */
-async function waitFor(done: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !(await done()) && Date.now() < deadline; ) await Bun.sleep(100);
+/** Waits up to `ms` (10 s) for `done` (the removal of files is not awaited by the page). */
+async function waitFor(done: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !(await done()) && Date.now() < deadline; ) await Bun.sleep(100);
 }
 
 beforeAll(async () => void ({ browser, page } = opened = await openDevicePage()), 120_000);
@@ -186,6 +187,25 @@ describe("GIS outputs on disk in the browser", () => {
     const { added, size } = await bigToGpkg(page, "outputs on disk (OPFS)");
     expect(added.map((f) => f.size)).toEqual([size]);
   }, 900_000);
+
+  test("a run cancelled while it writes its output leaves no file behind", async () => {
+    const big = join(dir, "points.geojson");
+    if (!existsSync(big)) await writePointsGeojson(big, SIZE_MB);
+    const before = new Set((await opfsOutputs(page)).map((f) => f.path));
+    await page.getByLabel("Files", { exact: true }).setInputFiles(big);
+    await page.getByLabel("Tool", { exact: true }).selectOption("gis.convert");
+    await fillParams(page, { to: "gpkg" });
+    await engineChosen(page, "This device");
+    await page.getByRole("button", { name: "Run" }).click();
+    const added = async () => (await opfsOutputs(page)).filter((f) => !before.has(f.path));
+    await waitFor(async () => (await added()).length > 0, 120_000);
+    expect((await added()).map((f) => f.path)).toEqual([expect.stringMatching(/\/points\.gpkg$/)]);
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("status").filter({ hasText: "Cancelled." }).waitFor({ timeout: 30_000 });
+    // The page removes the folder once the stopped worker has let go of the file (retried for up to 15 s).
+    await waitFor(async () => (await added()).length === 0, 20_000);
+    expect(await added()).toEqual([]);
+  }, 300_000);
 
   test("the same in a browser profile on disk (a person's window, not a test's incognito context, whose OPFS is held in memory)", async () => {
     const profile = mkdtempSync(join(tmpdir(), "gis-opfs-profile-"));

@@ -9,7 +9,7 @@ import { ToolError, type ToolErrorCode, type ToolInput, type ToolManifest, type 
 import type { RunResult, ToolWorkerApi, WasmSource, WorkerReady } from "@vektor/wasm-tools";
 import * as Comlink from "comlink";
 import type { EngineDownload } from "./downloads";
-import { holdOutputSession, removeRunFolder } from "./output-folders";
+import { holdOutputSession, removeRunFolder, removeRunFolderSoon } from "./output-folders";
 
 export interface BridgeOptions {
   /** Makes a worker; the default is the bundled tool.worker.ts as a module worker. */
@@ -41,9 +41,6 @@ interface Slot {
   crashed: Promise<never>;
   fail: (err: ToolError) => void;
 }
-
-/** How long a terminated worker is given to release the files it was writing before its run's folder is removed. */
-const RELEASE_AFTER_STOP_MS = 1_000;
 
 /** After these codes the worker is not trusted again (mirrors the server pool). */
 const REPLACE_AFTER = new Set<ToolErrorCode>(["TOOL_FAILED", "TIMEOUT", "WORKER_CRASHED", "CANCELLED"]);
@@ -181,7 +178,7 @@ export class ToolBridge {
       if (REPLACE_AFTER.has(error.code)) this.discard(slot);
       // The worker removes a failed run's outputs itself, unless it was stopped first: then they go here,
       // once the terminated worker has let go of the files it was writing.
-      if (this.outputSession) setTimeout(() => void removeRunFolder(this.outputSession, id), RELEASE_AFTER_STOP_MS);
+      if (this.outputSession) void removeRunFolderSoon(this.outputSession, id);
       throw error;
     } finally {
       for (const cleanup of cleanups) cleanup();

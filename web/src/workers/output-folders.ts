@@ -45,14 +45,30 @@ export async function runFolder(session: string | undefined, run: string): Promi
   }
 }
 
-/** Removes a run's folder and what is in it (a failed or cancelled run, or one that wrote nothing there). */
-export async function removeRunFolder(session: string | undefined, run: string): Promise<void> {
-  if (!session) return;
+/** Removes a run's folder and what is in it (a failed or cancelled run, or one that wrote nothing there); answers whether it is gone. */
+export async function removeRunFolder(session: string | undefined, run: string): Promise<boolean> {
+  if (!session) return true;
   try {
     const page = await (await outputsRoot())?.getDirectoryHandle(session);
     await page?.removeEntry(run, { recursive: true });
-  } catch {
-    // already gone, or a file still open in a worker being terminated: the next sweep after the page goes takes it
+    return true;
+  } catch (err) {
+    // Gone already; else a file is still open in a worker being terminated.
+    return (err as DOMException)?.name === "NotFoundError";
+  }
+}
+
+/** Waits between tries to remove a stopped run's folder, in ms: a terminated worker lets go of its files a little later. */
+const REMOVAL_TRIES_MS = [500, 1_000, 2_000, 4_000, 8_000];
+
+/**
+ * Removes a run's folder once the worker that wrote it has let go of its files (it was terminated
+ * mid-run); a folder still held after the last try goes with the page's folder when the page does.
+ */
+export async function removeRunFolderSoon(session: string | undefined, run: string): Promise<void> {
+  for (const wait of REMOVAL_TRIES_MS) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (await removeRunFolder(session, run)) return;
   }
 }
 
