@@ -4,6 +4,7 @@
  * smallest index type that fits, every chunk and buffer view aligned to 4 bytes. The output
  * depends only on the input arrays and options, so the same scene gives the same bytes.
  */
+import { paceGarbage } from "../../runtime/engine-garbage";
 import { hexColor } from "./color";
 import type { Extras, MeshPart, MeshScene, Primitive, Rgba, SceneNode } from "./types";
 
@@ -33,24 +34,65 @@ interface GltfNode {
   extras?: Extras;
 }
 
-/** Collects binary pieces at 4-byte aligned offsets and describes them as buffer views. */
-class BinaryBuilder {
-  readonly pieces: { offset: number; bytes: Uint8Array }[] = [];
-  readonly views: { buffer: 0; byteOffset: number; byteLength: number; target: number }[] = [];
-  length = 0;
+const utf8 = new TextEncoder();
+/** JsonArray's blocks: big enough that their count stays small, small enough that the last one's slack does not matter. */
+const BLOCK = 1024 * 1024;
 
-  add(bytes: Uint8Array, target: number): number {
-    const offset = this.length;
-    this.pieces.push({ offset, bytes });
-    this.views.push({ buffer: 0, byteOffset: offset, byteLength: bytes.byteLength, target });
-    this.length = align4(offset + bytes.byteLength);
-    return this.views.length - 1;
+/**
+ * A JSON array written out as UTF-8 as its items come (the same text JSON.stringify gives for the
+ * whole array): a model of 200k elements has about 1.4 million accessors, buffer views, meshes
+ * and nodes, which took several times their text's size as objects or strings.
+ */
+class JsonArray {
+  private readonly blocks: Uint8Array[] = [];
+  private block = new Uint8Array(BLOCK);
+  private used = 1;
+  count = 0;
+
+  constructor() {
+    this.block[0] = 0x5b; // [
   }
 
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    for (const piece of this.pieces) out.set(piece.bytes, piece.offset);
-    return out;
+  /** Appends `item`; answers its index. */
+  push(item: unknown): number {
+    paceGarbage(); // every item leaves a string and an object behind: see runtime/engine-garbage.ts
+    const text = (this.count ? "," : "") + JSON.stringify(item);
+    const most = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+    if (this.used + most > this.block.length) {
+      this.blocks.push(this.block.subarray(0, this.used));
+      this.block = new Uint8Array(Math.max(BLOCK, most));
+      this.used = 0;
+    }
+    this.used += utf8.encodeInto(text, this.block.subarray(this.used)).written;
+    return this.count++;
+  }
+
+  /** The array's text, closed, in pieces. */
+  bytes(): Uint8Array[] {
+    return [...this.blocks, this.block.subarray(0, this.used), utf8.encode("]")];
+  }
+}
+
+/**
+ * Lays binary pieces out at 4-byte aligned offsets and describes them as buffer views; each
+ * piece is written later, straight into the GLB (once the JSON before the BIN chunk is known),
+ * so no copy of the scene's arrays is made first.
+ */
+class BinaryLayout {
+  readonly pieces: { offset: number; write: (bin: ArrayBuffer, byteOffset: number) => void }[] = [];
+  readonly views = new JsonArray();
+  length = 0;
+
+  add(byteLength: number, target: number, write: (bin: ArrayBuffer, byteOffset: number) => void): number {
+    const offset = this.length;
+    this.pieces.push({ offset, write });
+    this.length = align4(offset + byteLength);
+    return this.views.push({ buffer: 0, byteOffset: offset, byteLength, target });
+  }
+
+  /** Writes every piece into `bin` from `byteOffset` (4-aligned), the gaps left as zeros. */
+  writeInto(bin: ArrayBuffer, byteOffset: number): void {
+    for (const piece of this.pieces) piece.write(bin, byteOffset + piece.offset);
   }
 }
 
@@ -58,29 +100,32 @@ function align4(n: number): number {
   return (n + 3) & ~3;
 }
 
-function asBytes(view: ArrayBufferView): Uint8Array {
-  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+/** Position `i` of `src` times `scale`, as float32. */
+function scaled(src: Float32Array, i: number, scale: number): number {
+  return scale === 1 ? src[i] : Math.fround(src[i] * scale);
 }
 
-/** Positions times `scale`, as float32, with their per-axis min and max. */
-function scaledPositions(src: Float32Array, scale: number): { data: Float32Array; min: number[]; max: number[] } {
-  const data = new Float32Array(src.length);
+/** The per-axis min and max of the positions times `scale`; throws on a position that is not finite. */
+function positionBounds(src: Float32Array, scale: number): { min: number[]; max: number[] } {
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < src.length; i++) {
-    const v = scale === 1 ? src[i] : Math.fround(src[i] * scale);
+    const v = scaled(src, i, scale);
     if (!Number.isFinite(v)) throw new Error(`position ${Math.floor(i / 3)} is not a finite number`);
-    data[i] = v;
     const axis = i % 3;
     if (v < min[axis]) min[axis] = v;
     if (v > max[axis]) max[axis] = v;
   }
-  return { data, min, max };
+  return { min, max };
 }
 
 /** Unit-length copies of `src` (glTF requires unit normals); a zero or broken normal becomes +Z. */
 export function unitNormals(src: Float32Array): Float32Array {
-  const out = new Float32Array(src.length);
+  return unitNormalsInto(src, new Float32Array(src.length));
+}
+
+/** `unitNormals` written into `out` (zero-filled, as long as `src`). */
+function unitNormalsInto(src: Float32Array, out: Float32Array): Float32Array {
   for (let i = 0; i + 2 < src.length; i += 3) {
     const x = src[i];
     const y = src[i + 1];
@@ -108,11 +153,11 @@ function clamp01(v: number): number {
 /** Writes `scene` as GLB bytes. Primitives without triangles and parts without primitives are left out. */
 export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
   const scale = options.scale ?? 1;
-  const bin = new BinaryBuilder();
-  const accessors: object[] = [];
+  const bin = new BinaryLayout();
+  const accessors = new JsonArray();
   const materials: object[] = [];
   const materialIndex = new Map<string, number>();
-  const meshes: object[] = [];
+  const meshes = new JsonArray();
   const positionAccessors = new Map<Float32Array, number>();
   const normalAccessors = new Map<Float32Array, number>();
 
@@ -136,10 +181,12 @@ export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
   const positionAccessor = (positions: Float32Array): number => {
     let index = positionAccessors.get(positions);
     if (index === undefined) {
-      const { data, min, max } = scaledPositions(positions, scale);
-      const view = bin.add(asBytes(data), ARRAY_BUFFER);
-      accessors.push({ bufferView: view, componentType: FLOAT, count: data.length / 3, type: "VEC3", min, max });
-      index = accessors.length - 1;
+      const { min, max } = positionBounds(positions, scale);
+      const view = bin.add(positions.length * 4, ARRAY_BUFFER, (out, at) => {
+        const data = new Float32Array(out, at, positions.length);
+        for (let i = 0; i < positions.length; i++) data[i] = scaled(positions, i, scale);
+      });
+      index = accessors.push({ bufferView: view, componentType: FLOAT, count: positions.length / 3, type: "VEC3", min, max });
       positionAccessors.set(positions, index);
     }
     return index;
@@ -148,10 +195,8 @@ export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
   const normalAccessor = (normals: Float32Array): number => {
     let index = normalAccessors.get(normals);
     if (index === undefined) {
-      const data = unitNormals(normals);
-      const view = bin.add(asBytes(data), ARRAY_BUFFER);
-      accessors.push({ bufferView: view, componentType: FLOAT, count: data.length / 3, type: "VEC3" });
-      index = accessors.length - 1;
+      const view = bin.add(normals.length * 4, ARRAY_BUFFER, (out, at) => unitNormalsInto(normals, new Float32Array(out, at, normals.length)));
+      index = accessors.push({ bufferView: view, componentType: FLOAT, count: normals.length / 3, type: "VEC3" });
       normalAccessors.set(normals, index);
     }
     return index;
@@ -164,10 +209,11 @@ export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
     }
     // glTF forbids the type's maximum value as an index, so 16 bits serve up to 65535 vertices.
     const small = vertexCount <= 65535;
-    const data = small ? Uint16Array.from(indices.subarray(0, count)) : indices.slice(0, count);
-    const view = bin.add(asBytes(data), ELEMENT_ARRAY_BUFFER);
-    accessors.push({ bufferView: view, componentType: small ? UNSIGNED_SHORT : UNSIGNED_INT, count, type: "SCALAR" });
-    return accessors.length - 1;
+    const view = bin.add(count * (small ? 2 : 4), ELEMENT_ARRAY_BUFFER, (out, at) => {
+      const data = small ? new Uint16Array(out, at, count) : new Uint32Array(out, at, count);
+      data.set(indices.subarray(0, count));
+    });
+    return accessors.push({ bufferView: view, componentType: small ? UNSIGNED_SHORT : UNSIGNED_INT, count, type: "SCALAR" });
   };
 
   const primitive = (p: Primitive): object | undefined => {
@@ -181,41 +227,41 @@ export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
   const meshOfPart: (number | undefined)[] = scene.parts.map((part: MeshPart) => {
     const primitives = part.primitives.map(primitive).filter((p): p is object => p !== undefined);
     if (primitives.length === 0) return undefined;
-    meshes.push({ name: part.name, primitives, ...(part.extras ? { extras: part.extras } : {}) });
-    return meshes.length - 1;
+    return meshes.push({ name: part.name, primitives, ...(part.extras ? { extras: part.extras } : {}) });
   });
 
-  const nodes: GltfNode[] = [];
+  const nodes = new JsonArray();
   const addNode = (node: SceneNode): number | undefined => {
     const mesh = node.part === undefined ? undefined : meshOfPart[node.part];
     const children = (node.children ?? []).map(addNode).filter((n): n is number => n !== undefined);
     if (mesh === undefined && children.length === 0) return undefined; // nothing to show below it
-    nodes.push({ name: node.name, ...(mesh !== undefined ? { mesh } : {}), ...(children.length ? { children } : {}), ...(node.extras ? { extras: node.extras } : {}) });
-    return nodes.length - 1;
+    const gltfNode: GltfNode = { name: node.name, ...(mesh !== undefined ? { mesh } : {}), ...(children.length ? { children } : {}), ...(node.extras ? { extras: node.extras } : {}) };
+    return nodes.push(gltfNode);
   };
   const roots = scene.roots ?? scene.parts.map((part, i): SceneNode => ({ name: part.name, part: i }));
   const rootNodes = roots.map(addNode).filter((n): n is number => n !== undefined);
-  if (meshes.length === 0 || rootNodes.length === 0) throw new Error("the scene has no triangles to write");
+  if (meshes.count === 0 || rootNodes.length === 0) throw new Error("the scene has no triangles to write");
 
-  const binary = bin.bytes();
-  const gltf = {
-    asset: { version: "2.0", generator: options.generator },
-    scene: 0,
-    scenes: [{ nodes: rootNodes }],
-    nodes,
-    meshes,
-    materials,
-    accessors,
-    bufferViews: bin.views,
-    buffers: [{ byteLength: binary.byteLength }],
-  };
-  return packGlb(new TextEncoder().encode(JSON.stringify(gltf)), binary);
+  // The text JSON.stringify gives for the whole glTF object, in pieces.
+  const json = [
+    `{"asset":${JSON.stringify({ version: "2.0", generator: options.generator })},"scene":0,"scenes":${JSON.stringify([{ nodes: rootNodes }])},"nodes":`,
+    ...nodes.bytes(),
+    ',"meshes":',
+    ...meshes.bytes(),
+    `,"materials":${JSON.stringify(materials)},"accessors":`,
+    ...accessors.bytes(),
+    ',"bufferViews":',
+    ...bin.views.bytes(),
+    `,"buffers":${JSON.stringify([{ byteLength: bin.length }])}}`,
+  ].map((piece) => (typeof piece === "string" ? utf8.encode(piece) : piece));
+  return packGlb(json, bin);
 }
 
 /** The GLB container: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros. */
-function packGlb(json: Uint8Array, binary: Uint8Array): Uint8Array {
-  const jsonLength = align4(json.byteLength);
-  const binLength = align4(binary.byteLength);
+function packGlb(json: Uint8Array[], binary: BinaryLayout): Uint8Array {
+  const jsonBytes = json.reduce((n, piece) => n + piece.byteLength, 0);
+  const jsonLength = align4(jsonBytes);
+  const binLength = align4(binary.length);
   const total = 12 + 8 + jsonLength + 8 + binLength;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
@@ -224,11 +270,15 @@ function packGlb(json: Uint8Array, binary: Uint8Array): Uint8Array {
   view.setUint32(8, total, true);
   view.setUint32(12, jsonLength, true);
   view.setUint32(16, CHUNK_JSON, true);
-  out.set(json, 20);
-  out.fill(0x20, 20 + json.byteLength, 20 + jsonLength);
+  let at = 20;
+  for (const piece of json) {
+    out.set(piece, at);
+    at += piece.byteLength;
+  }
+  out.fill(0x20, at, 20 + jsonLength);
   const binAt = 20 + jsonLength;
   view.setUint32(binAt, binLength, true);
   view.setUint32(binAt + 4, CHUNK_BIN, true);
-  out.set(binary, binAt + 8);
+  binary.writeInto(out.buffer, binAt + 8);
   return out;
 }
