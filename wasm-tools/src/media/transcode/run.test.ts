@@ -99,7 +99,8 @@ describe("media.transcode", () => {
     const controller = new AbortController();
     let abortedAt = 0;
     let progressAtAbort = 0;
-    let first: { at: number; fraction: number } | null = null;
+    // Set in the progress callback: TypeScript cannot see that, so the type is spelled out where read.
+    let first = null as { at: number; fraction: number } | null;
     const running = runMedia("media.transcode", [{ name: "long.wav", bytes: long }], { to: "mp3" }, {
       signal: controller.signal,
       onProgress: (fraction) => {
