@@ -81,14 +81,22 @@ function readSet(model: IfcModel, expressId: number, source: PropertySet["source
   return { name: label(line.Name), kind, source, properties };
 }
 
-/** Every IfcProduct (spatial elements included) with its property sets, by ascending express id. */
-export function elementProperties(model: IfcModel): ElementProperties[] {
-  const { api, id } = model;
+/**
+ * Every IfcProduct (spatial elements included) with its property sets, by ascending express id:
+ * how many there are, and the elements one at a time, so a big model's need not all be held.
+ * A property set read for one element is kept only while other elements may still need it (it
+ * is shared, or comes from a type object).
+ */
+export function elementProperties(model: IfcModel): { count: number; elements: Generator<ElementProperties> } {
   const definitions = new Map<number, number[]>();
+  const sharedBy = new Map<number, number>();
   for (const rel of idsOf(model, WebIFC.IFCRELDEFINESBYPROPERTIES)) {
     const line = readLine(model, rel);
     const sets = refs(line.RelatingPropertyDefinition);
-    for (const object of refs(line.RelatedObjects)) definitions.set(object, [...(definitions.get(object) ?? []), ...sets]);
+    for (const object of refs(line.RelatedObjects)) {
+      definitions.set(object, [...(definitions.get(object) ?? []), ...sets]);
+      for (const s of sets) sharedBy.set(s, (sharedBy.get(s) ?? 0) + 1);
+    }
   }
   const typeOf = new Map<number, number>();
   for (const rel of idsOf(model, WebIFC.IFCRELDEFINESBYTYPE)) {
@@ -98,12 +106,23 @@ export function elementProperties(model: IfcModel): ElementProperties[] {
   }
   const cache = new Map<string, PropertySet | null>();
   const set = (expressId: number, source: PropertySet["source"]) => {
+    if (source === "element" && sharedBy.get(expressId) === 1) return readSet(model, expressId, source);
     const key = `${source}:${expressId}`;
     if (!cache.has(key)) cache.set(key, readSet(model, expressId, source));
     return cache.get(key) ?? null;
   };
+  const products = idsOf(model, WebIFC.IFCPRODUCT);
+  return { count: products.length, elements: productsWithSets(model, products, definitions, typeOf, set) };
+}
 
-  return idsOf(model, WebIFC.IFCPRODUCT).map((expressId) => {
+function* productsWithSets(
+  model: IfcModel,
+  products: number[],
+  definitions: Map<number, number[]>,
+  typeOf: Map<number, number>,
+  set: (expressId: number, source: PropertySet["source"]) => PropertySet | null,
+): Generator<ElementProperties> {
+  for (const expressId of products) {
     const line = readLine(model, expressId);
     const propertySets: PropertySet[] = [];
     for (const s of definitions.get(expressId) ?? []) {
@@ -120,6 +139,6 @@ export function elementProperties(model: IfcModel): ElementProperties[] {
         if (read) propertySets.push(read);
       }
     }
-    return { expressId, globalId: label(line.GlobalId), type: api.GetNameFromTypeCode(line.type), name: label(line.Name), typeName, propertySets };
-  });
+    yield { expressId, globalId: label(line.GlobalId), type: model.api.GetNameFromTypeCode(line.type), name: label(line.Name), typeName, propertySets };
+  }
 }

@@ -1,6 +1,7 @@
 /** bim.ifc-properties: every IfcProduct with its property and quantity sets, as JSON or a flat CSV. */
 import type { ToolRun } from "@vektor/shared/tools/manifest";
-import { jsonBytes, output, stem } from "../../runtime/context";
+import { output, stem } from "../../runtime/context";
+import { Utf8Blocks } from "../../runtime/utf8-blocks";
 import { withModel } from "../common/open";
 import { elementProperties, type ElementProperties, type PropertyValue } from "../common/properties";
 import type { Params } from "./manifest";
@@ -14,28 +15,55 @@ export function csvField(value: PropertyValue | undefined): string {
 
 const COLUMNS = ["GlobalId", "ExpressId", "Type", "Name", "PropertySet", "SetKind", "Source", "Property", "Value"];
 
+/** Writes the elements one at a time into `text`; `end` closes the document. */
+interface TableWriter {
+  element(e: ElementProperties): void;
+  end(): void;
+}
+
 /** The CSV table: one row per property; an element without any gets one row with empty property columns. */
-export function toCsv(elements: ElementProperties[]): string {
-  const rows = [COLUMNS.join(",")];
-  for (const e of elements) {
-    const head = [e.globalId, e.expressId, e.type, e.name];
-    let any = false;
-    for (const set of e.propertySets) {
-      for (const p of set.properties) {
-        any = true;
-        rows.push([...head, set.name, set.kind, set.source, p.name, p.value].map(csvField).join(","));
+function csvWriter(text: Utf8Blocks): TableWriter {
+  const row = (fields: (PropertyValue | undefined)[]) => text.append(`${fields.map(csvField).join(",")}\r\n`);
+  text.append(`${COLUMNS.join(",")}\r\n`);
+  return {
+    element(e) {
+      const head = [e.globalId, e.expressId, e.type, e.name];
+      let any = false;
+      for (const set of e.propertySets) {
+        for (const p of set.properties) {
+          any = true;
+          row([...head, set.name, set.kind, set.source, p.name, p.value]);
+        }
       }
-    }
-    if (!any) rows.push([...head, null, null, null, null, null].map(csvField).join(","));
-  }
-  return `${rows.join("\r\n")}\r\n`;
+      if (!any) row([...head, null, null, null, null, null]);
+    },
+    end() {},
+  };
+}
+
+/** `{ schema, elementCount, elements }` as jsonBytes prints it (2-space indents), an element at a time. */
+function jsonWriter(text: Utf8Blocks, schema: string, count: number): TableWriter {
+  text.append(`{\n  "schema": ${JSON.stringify(schema)},\n  "elementCount": ${count},\n  "elements": [`);
+  let written = 0;
+  return {
+    element(e) {
+      // An element sits two levels deep: each of its lines indented by four more spaces.
+      text.append(`${written++ ? "," : ""}\n    ${JSON.stringify(e, null, 2).replace(/\n/g, "\n    ")}`);
+    },
+    end() {
+      text.append(written ? "\n  ]\n}\n" : "]\n}\n");
+    },
+  };
 }
 
 export const run: ToolRun<Params> = async ([input], { format, includeTypeProperties }, ctx) => {
   ctx.onProgress(0.05, "reading IFC");
-  const { schema, elements } = await withModel(input, {}, (model) => ({ schema: model.schema, elements: elementProperties(model) }));
-  const chosen = includeTypeProperties ? elements : elements.map((e) => ({ ...e, propertySets: e.propertySets.filter((s) => s.source === "element") }));
-  const base = `${stem(input.name)}-properties`;
-  if (format === "csv") return [output(`${base}.csv`, "csv", new TextEncoder().encode(toCsv(chosen)))];
-  return [output(`${base}.json`, "json", jsonBytes({ schema, elementCount: chosen.length, elements: chosen }))];
+  const text = new Utf8Blocks();
+  await withModel(input, {}, (model) => {
+    const { count, elements } = elementProperties(model);
+    const writer = format === "csv" ? csvWriter(text) : jsonWriter(text, model.schema, count);
+    for (const e of elements) writer.element(includeTypeProperties ? e : { ...e, propertySets: e.propertySets.filter((s) => s.source === "element") });
+    writer.end();
+  });
+  return [output(`${stem(input.name)}-properties.${format}`, format, text.bytes())];
 };

@@ -5,6 +5,7 @@
  * depends only on the input arrays and options, so the same scene gives the same bytes.
  */
 import { paceGarbage } from "../../runtime/engine-garbage";
+import { Utf8Blocks } from "../../runtime/utf8-blocks";
 import { hexColor } from "./color";
 import type { Extras, MeshPart, MeshScene, Primitive, Rgba, SceneNode } from "./types";
 
@@ -35,8 +36,6 @@ interface GltfNode {
 }
 
 const utf8 = new TextEncoder();
-/** JsonArray's blocks: big enough that their count stays small, small enough that the last one's slack does not matter. */
-const BLOCK = 1024 * 1024;
 
 /**
  * A JSON array written out as UTF-8 as its items come (the same text JSON.stringify gives for the
@@ -44,32 +43,24 @@ const BLOCK = 1024 * 1024;
  * and nodes, which took several times their text's size as objects or strings.
  */
 class JsonArray {
-  private readonly blocks: Uint8Array[] = [];
-  private block = new Uint8Array(BLOCK);
-  private used = 1;
+  private readonly text = new Utf8Blocks();
   count = 0;
 
   constructor() {
-    this.block[0] = 0x5b; // [
+    this.text.append("[");
   }
 
   /** Appends `item`; answers its index. */
   push(item: unknown): number {
     paceGarbage(); // every item leaves a string and an object behind: see runtime/engine-garbage.ts
-    const text = (this.count ? "," : "") + JSON.stringify(item);
-    const most = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-    if (this.used + most > this.block.length) {
-      this.blocks.push(this.block.subarray(0, this.used));
-      this.block = new Uint8Array(Math.max(BLOCK, most));
-      this.used = 0;
-    }
-    this.used += utf8.encodeInto(text, this.block.subarray(this.used)).written;
+    this.text.append((this.count ? "," : "") + JSON.stringify(item));
     return this.count++;
   }
 
   /** The array's text, closed, in pieces. */
   bytes(): Uint8Array[] {
-    return [...this.blocks, this.block.subarray(0, this.used), utf8.encode("]")];
+    this.text.append("]");
+    return this.text.pieces();
   }
 }
 
