@@ -13,9 +13,12 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["json"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
-  // web-ifc holds the whole model: nothing streams. The process's peak grew 7.7x the input's growth
-  // on 2.5 and 10 MB IFC files (bun bench/tools-big/per-byte.ts) and 7.1-7.4x on models of walls
-  // made in code (bench/lib/big-ifc.ts) of 300 and 511 MB (+2.2 and +3.6 GB): the 512 MB limit
-  // keeps one job within about 4 GB.
-  limits: { maxInputBytes: 512 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 7.7 },
+  // web-ifc holds the whole model (its token tape, about the file's size, and its line index), but
+  // reads the file through a callback from the host file or the picked File, so the input is not
+  // held again beside it; the tool keeps only counts and the spatial tree. The process's peak
+  // grew 2.4x the input on a model of walls made in code (bench/lib/big-ifc.ts) of 306 MB (+0.7 GB;
+  // 11.6x before), 2.5x at 152 MB and 2.1x at 985 MB (+2.1 GB); 1.5x the input's growth on 10 and
+  // 41 MB copies of FZK-Haus (bun bench/tools-big/per-byte.ts, PER_BYTE_SCALE=4; 4.4x at 2.5 and 10 MB,
+  // where the engine's first allocations weigh more). 1 GiB keeps one job within about 2.5 GB.
+  limits: { maxInputBytes: 1024 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 2.5 },
 } satisfies ToolManifest;

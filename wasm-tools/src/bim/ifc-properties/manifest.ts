@@ -22,9 +22,12 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["json", "csv"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
-  // web-ifc holds the whole model and the properties are gathered in memory: nothing streams. The
-  // process's peak grew 22.2x the input's growth on 2.5 and 10 MB IFC files (bun
-  // bench/tools-big/per-byte.ts) and 12.7x (+2.6 GB) on a 200 MB model of walls made in code
-  // (bench/lib/big-ifc.ts). The limit keeps one job within about 4 GB.
-  limits: { maxInputBytes: 300 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 22.2 },
+  // web-ifc holds the whole model (its token tape, about the file's size, and its line index), but
+  // reads the file through a callback from the host file or the picked File, and the JSON or CSV
+  // is written an element at a time (as UTF-8, not as objects and strings). The process's peak grew
+  // 3.4x the input on a model of walls made in code (bench/lib/big-ifc.ts) of 152 MB, 3.2x at 511
+  // MB and 3.0x at 985 MB (+3.0 GB; 12.7x at 200 MB before); 2.3x the input's growth on 10 and 41 MB
+  // copies of FZK-Haus (bun bench/tools-big/per-byte.ts, PER_BYTE_SCALE=4; 1.9x at 2.5 and 10 MB).
+  // 1 GiB keeps one job within about 3.5 GB.
+  limits: { maxInputBytes: 1024 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 3.4 },
 } satisfies ToolManifest;

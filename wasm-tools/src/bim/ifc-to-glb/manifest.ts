@@ -21,10 +21,14 @@ export const manifest = {
   io: { accepts: ["ifc"], produces: ["glb"], hostFiles: true, blobInputs: true },
   params,
   deterministic: true,
-  // web-ifc holds the whole model, and the GLB is built in memory beside it: nothing streams. The
-  // process's peak grew 12.1x the input's growth on 2.5 and 10 MB IFC files (bun
-  // bench/tools-big/per-byte.ts), and 23-28x on models of walls made in code (bench/lib/big-ifc.ts)
-  // of 60 to 200 MB (+1.7 GB at 60 MB, +3.5 GB at 150 MB, +5.7 GB at 200 MB). The limit keeps one job
-  // within about 4.5 GB.
-  limits: { maxInputBytes: 160 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 28 },
+  // web-ifc holds the whole model (its token tape, about the file's size, and its line index), but
+  // reads the file through a callback from the host file or the picked File; every element's
+  // triangles are kept until the GLB is written (the scene needs them all), and the GLB is built
+  // in memory, its buffer views and JSON written straight into it. The process's peak grew 9.3x the
+  // input on models of walls made in code (bench/lib/big-ifc.ts), the worst case (each wall a small
+  // mesh, the GLB 1.8x the IFC): +1.4 GB at 152 MB, +2.8 GB at 306 MB (23-28x before);
+  // 1.5x the input's growth on 10 and 41 MB copies of FZK-Haus (bun bench/tools-big/per-byte.ts,
+  // PER_BYTE_SCALE=4; 8.3x at 2.5 and 10 MB, where the engine's first allocations weigh more). The
+  // limit keeps one job within about 4 GB.
+  limits: { maxInputBytes: 384 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 9.3 },
 } satisfies ToolManifest;
