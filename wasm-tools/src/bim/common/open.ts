@@ -124,6 +124,8 @@ export function label(attribute: unknown): string | null {
 /** The express ids a reference or a list of references points to. */
 export function refs(attribute: unknown): number[] {
   const list = Array.isArray(attribute) ? attribute : attribute ? [attribute] : [];
+  // A relation's line may hold thousands of references, each an object web-ifc made for it.
+  for (let i = 0; i < list.length; i++) paceGarbage();
   return list.flatMap((r: unknown) => (r && typeof r === "object" && "value" in r && typeof (r as { value: unknown }).value === "number" ? [(r as { value: number }).value] : []));
 }
 
