@@ -33,6 +33,14 @@ export interface HostFileAccess {
   readAtSync?(path: string, into: Uint8Array, position: number): number;
   /** Creates (or truncates) `name` in the folder `dir`; answers the file and its full path. */
   create(dir: string, name: string): Promise<{ file: HostWriteFile; path: string }>;
+  /**
+   * Writes `bytes` at `position` of the file at `path` (one `create` made) synchronously, opening
+   * and closing it in the call. For writers called back from inside an engine's synchronous loop
+   * (web-ifc's mesh stream), which cannot wait for a promise.
+   */
+  writeAtSync?(path: string, bytes: Uint8Array, position: number): void;
+  /** Removes the file at `path` (a temporary file, an output a failed run left); nothing when it is not there. */
+  remove(path: string): Promise<void>;
 }
 
 let access: HostFileAccess | undefined;

@@ -6,8 +6,8 @@
  * disk space, the file unlinked but open). An open and a close cost microseconds; the pieces are
  * a megabyte or more. Host-side code: it uses Node APIs and is never imported by a tool's run.ts.
  */
-import { closeSync, openSync, readSync } from "node:fs";
-import { open, writeFile } from "node:fs/promises";
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { open, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { HostFileAccess } from "./host-files";
 
@@ -34,6 +34,15 @@ export const nodeHostFileAccess: HostFileAccess = {
       closeSync(fd);
     }
   },
+  writeAtSync(path, bytes, position) {
+    const fd = openSync(path, "r+");
+    try {
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+    } finally {
+      closeSync(fd);
+    }
+  },
+  remove: (path) => rm(path, { force: true }),
   async create(dir, name) {
     const path = join(dir, name);
     await writeFile(path, new Uint8Array(0));

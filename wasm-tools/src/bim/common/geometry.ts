@@ -96,8 +96,18 @@ function merge(pieces: Piece[], color: Rgba): Primitive {
 
 /** Every element with triangles, in web-ifc's streaming order. */
 export function elementGeometries(model: IfcModel, onElement?: (done: number, total: number) => void): ElementGeometry[] {
-  const { api, id } = model;
   const out: ElementGeometry[] = [];
+  streamElementGeometries(model, (geometry) => out.push(geometry), onElement);
+  return out;
+}
+
+/**
+ * Hands each element with triangles to `use` as web-ifc streams it (in its order), so a caller
+ * that writes them out as they come need not keep them. `use` runs inside web-ifc's loop: it
+ * must not wait for anything.
+ */
+export function streamElementGeometries(model: IfcModel, use: (geometry: ElementGeometry) => void, onElement?: (done: number, total: number) => void): void {
+  const { api, id } = model;
   api.StreamAllMeshes(id, (mesh, index, total) => {
     const groups = new Map<string, { color: Rgba; pieces: Piece[] }>();
     const placed = mesh.geometries;
@@ -121,10 +131,9 @@ export function elementGeometries(model: IfcModel, onElement?: (done: number, to
         geometry.delete();
       }
     }
-    if (groups.size) out.push({ expressId: mesh.expressID, primitives: [...groups.values()].map((g) => merge(g.pieces, g.color)) });
+    if (groups.size) use({ expressId: mesh.expressID, primitives: [...groups.values()].map((g) => merge(g.pieces, g.color)) });
     onElement?.(index + 1, total);
   });
-  return out;
 }
 
 /** How many elements have triangles, and how many triangles there are, without keeping the arrays. */

@@ -69,21 +69,70 @@ class JsonArray {
  * piece is written later, straight into the GLB (once the JSON before the BIN chunk is known),
  * so no copy of the scene's arrays is made first.
  */
-class BinaryLayout {
+export class BinaryLayout {
   readonly pieces: { offset: number; write: (bin: ArrayBuffer, byteOffset: number) => void }[] = [];
   readonly views = new JsonArray();
   length = 0;
 
   add(byteLength: number, target: number, write: (bin: ArrayBuffer, byteOffset: number) => void): number {
     const offset = this.length;
-    this.pieces.push({ offset, write });
     this.length = align4(offset + byteLength);
+    this.place(offset, write);
     return this.views.push({ buffer: 0, byteOffset: offset, byteLength, target });
+  }
+
+  /** Keeps the piece at `offset` to be written by writeInto. */
+  protected place(offset: number, write: (bin: ArrayBuffer, byteOffset: number) => void): void {
+    this.pieces.push({ offset, write });
   }
 
   /** Writes every piece into `bin` from `byteOffset` (4-aligned), the gaps left as zeros. */
   writeInto(bin: ArrayBuffer, byteOffset: number): void {
     for (const piece of this.pieces) piece.write(bin, byteOffset + piece.offset);
+  }
+}
+
+/** How much of a streamed BIN chunk gathers before it goes out (a piece bigger than this goes out alone). */
+const STREAM_BLOCK = 4 * 1024 * 1024;
+
+/**
+ * A BIN chunk written out as its pieces come instead of kept for later: each piece is written at
+ * once into a block, and full blocks go to `sink` with their position in the chunk (a temporary
+ * file beside the output). The scene's arrays can then go as soon as they are laid out. The
+ * bytes are the same as BinaryLayout.writeInto's: the same offsets, the gaps zeros.
+ */
+export class StreamedBinary extends BinaryLayout {
+  private block = new ArrayBuffer(STREAM_BLOCK);
+  /** The chunk's offset of the block's first byte (4-aligned). */
+  private base = 0;
+
+  constructor(private readonly sink: (bytes: Uint8Array, position: number) => void) {
+    super();
+  }
+
+  protected override place(offset: number, write: (bin: ArrayBuffer, byteOffset: number) => void): void {
+    if (this.length - this.base > this.block.byteLength) {
+      this.flushTo(offset);
+      if (this.length - offset > this.block.byteLength) this.block = new ArrayBuffer(this.length - offset);
+    }
+    write(this.block, offset - this.base);
+  }
+
+  /** Sends what the block holds up to the chunk's `end` and starts the block there, zeroed. */
+  private flushTo(end: number): void {
+    if (end > this.base) this.sink(new Uint8Array(this.block, 0, end - this.base), this.base);
+    if (this.block.byteLength > STREAM_BLOCK) this.block = new ArrayBuffer(STREAM_BLOCK);
+    else new Uint8Array(this.block, 0, end - this.base).fill(0);
+    this.base = end;
+  }
+
+  /** Sends the rest of the chunk (its padding included). */
+  flush(): void {
+    this.flushTo(this.length);
+  }
+
+  override writeInto(): void {
+    throw new Error("a streamed BIN chunk was sent to its sink as it came");
   }
 }
 
@@ -141,135 +190,174 @@ function clamp01(v: number): number {
   return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 1;
 }
 
-/** Writes `scene` as GLB bytes. Primitives without triangles and parts without primitives are left out. */
-export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
-  const scale = options.scale ?? 1;
-  const bin = new BinaryLayout();
-  const accessors = new JsonArray();
-  const materials: object[] = [];
-  const materialIndex = new Map<string, number>();
-  const meshes = new JsonArray();
-  const positionAccessors = new Map<Float32Array, number>();
-  const normalAccessors = new Map<Float32Array, number>();
+/**
+ * A glTF scene built a part at a time into `bin`: each part's buffer views are laid out (or, in a
+ * StreamedBinary, written) and its accessors and mesh written out as JSON text as it is added, so
+ * a caller streaming parts need not keep them. `json` then gives the whole JSON chunk's text.
+ */
+export class GlbBuilder {
+  private readonly scale: number;
+  private readonly accessors = new JsonArray();
+  private readonly materials: object[] = [];
+  private readonly materialIndex = new Map<string, number>();
+  private readonly meshes = new JsonArray();
+  private readonly positionAccessors = new Map<Float32Array, number>();
+  private readonly normalAccessors = new Map<Float32Array, number>();
 
-  const material = (color: Rgba): number => {
+  constructor(
+    private readonly options: GlbOptions,
+    readonly bin: BinaryLayout,
+  ) {
+    this.scale = options.scale ?? 1;
+  }
+
+  /** Adds `part` as a glTF mesh; answers its index, or undefined when it has no triangles. */
+  addPart(part: MeshPart): number | undefined {
+    const primitives = part.primitives.map((p) => this.primitive(p)).filter((p): p is object => p !== undefined);
+    if (primitives.length === 0) return undefined;
+    return this.meshes.push({ name: part.name, primitives, ...(part.extras ? { extras: part.extras } : {}) });
+  }
+
+  /** The JSON chunk's text (the text JSON.stringify gives for the whole glTF object), in pieces; `meshOf` maps a node's part to its mesh. */
+  json(roots: SceneNode[], meshOf: (part: number) => number | undefined): Uint8Array[] {
+    const nodes = new JsonArray();
+    const addNode = (node: SceneNode): number | undefined => {
+      const mesh = node.part === undefined ? undefined : meshOf(node.part);
+      const children = (node.children ?? []).map(addNode).filter((n): n is number => n !== undefined);
+      if (mesh === undefined && children.length === 0) return undefined; // nothing to show below it
+      const gltfNode: GltfNode = { name: node.name, ...(mesh !== undefined ? { mesh } : {}), ...(children.length ? { children } : {}), ...(node.extras ? { extras: node.extras } : {}) };
+      return nodes.push(gltfNode);
+    };
+    const rootNodes = roots.map(addNode).filter((n): n is number => n !== undefined);
+    if (this.meshes.count === 0 || rootNodes.length === 0) throw new Error("the scene has no triangles to write");
+    return [
+      `{"asset":${JSON.stringify({ version: "2.0", generator: this.options.generator })},"scene":0,"scenes":${JSON.stringify([{ nodes: rootNodes }])},"nodes":`,
+      ...nodes.bytes(),
+      ',"meshes":',
+      ...this.meshes.bytes(),
+      `,"materials":${JSON.stringify(this.materials)},"accessors":`,
+      ...this.accessors.bytes(),
+      ',"bufferViews":',
+      ...this.bin.views.bytes(),
+      `,"buffers":${JSON.stringify([{ byteLength: this.bin.length }])}}`,
+    ].map((piece) => (typeof piece === "string" ? utf8.encode(piece) : piece));
+  }
+
+  private material(color: Rgba): number {
     const key = materialKey(color);
-    let index = materialIndex.get(key);
+    let index = this.materialIndex.get(key);
     if (index === undefined) {
       const a = clamp01(color.a);
-      materials.push({
+      this.materials.push({
         name: a < 1 ? `${hexColor(color)} ${Math.round(a * 100)}%` : hexColor(color),
         pbrMetallicRoughness: { baseColorFactor: [clamp01(color.r), clamp01(color.g), clamp01(color.b), a], metallicFactor: 0, roughnessFactor: 0.6 },
         ...(a < 1 ? { alphaMode: "BLEND" } : {}),
-        ...(options.doubleSided ? { doubleSided: true } : {}),
+        ...(this.options.doubleSided ? { doubleSided: true } : {}),
       });
-      index = materials.length - 1;
-      materialIndex.set(key, index);
+      index = this.materials.length - 1;
+      this.materialIndex.set(key, index);
     }
     return index;
-  };
+  }
 
-  const positionAccessor = (positions: Float32Array): number => {
-    let index = positionAccessors.get(positions);
+  private positionAccessor(positions: Float32Array): number {
+    let index = this.positionAccessors.get(positions);
     if (index === undefined) {
+      const scale = this.scale;
       const { min, max } = positionBounds(positions, scale);
-      const view = bin.add(positions.length * 4, ARRAY_BUFFER, (out, at) => {
+      const view = this.bin.add(positions.length * 4, ARRAY_BUFFER, (out, at) => {
         const data = new Float32Array(out, at, positions.length);
         for (let i = 0; i < positions.length; i++) data[i] = scaled(positions, i, scale);
       });
-      index = accessors.push({ bufferView: view, componentType: FLOAT, count: positions.length / 3, type: "VEC3", min, max });
-      positionAccessors.set(positions, index);
+      index = this.accessors.push({ bufferView: view, componentType: FLOAT, count: positions.length / 3, type: "VEC3", min, max });
+      this.positionAccessors.set(positions, index);
     }
     return index;
-  };
+  }
 
-  const normalAccessor = (normals: Float32Array): number => {
-    let index = normalAccessors.get(normals);
+  private normalAccessor(normals: Float32Array): number {
+    let index = this.normalAccessors.get(normals);
     if (index === undefined) {
-      const view = bin.add(normals.length * 4, ARRAY_BUFFER, (out, at) => unitNormalsInto(normals, new Float32Array(out, at, normals.length)));
-      index = accessors.push({ bufferView: view, componentType: FLOAT, count: normals.length / 3, type: "VEC3" });
-      normalAccessors.set(normals, index);
+      const view = this.bin.add(normals.length * 4, ARRAY_BUFFER, (out, at) => unitNormalsInto(normals, new Float32Array(out, at, normals.length)));
+      index = this.accessors.push({ bufferView: view, componentType: FLOAT, count: normals.length / 3, type: "VEC3" });
+      this.normalAccessors.set(normals, index);
     }
     return index;
-  };
+  }
 
-  const indexAccessor = (indices: Uint32Array, vertexCount: number): number => {
+  private indexAccessor(indices: Uint32Array, vertexCount: number): number {
     const count = indices.length - (indices.length % 3);
     for (let i = 0; i < count; i++) {
       if (indices[i] >= vertexCount) throw new Error(`index ${indices[i]} points past the ${vertexCount} vertices`);
     }
     // glTF forbids the type's maximum value as an index, so 16 bits serve up to 65535 vertices.
     const small = vertexCount <= 65535;
-    const view = bin.add(count * (small ? 2 : 4), ELEMENT_ARRAY_BUFFER, (out, at) => {
+    const view = this.bin.add(count * (small ? 2 : 4), ELEMENT_ARRAY_BUFFER, (out, at) => {
       const data = small ? new Uint16Array(out, at, count) : new Uint32Array(out, at, count);
       data.set(indices.subarray(0, count));
     });
-    return accessors.push({ bufferView: view, componentType: small ? UNSIGNED_SHORT : UNSIGNED_INT, count, type: "SCALAR" });
-  };
+    return this.accessors.push({ bufferView: view, componentType: small ? UNSIGNED_SHORT : UNSIGNED_INT, count, type: "SCALAR" });
+  }
 
-  const primitive = (p: Primitive): object | undefined => {
+  private primitive(p: Primitive): object | undefined {
     const vertexCount = Math.floor(p.positions.length / 3);
     if (p.indices.length < 3 || vertexCount === 0) return undefined;
-    const attributes: Record<string, number> = { POSITION: positionAccessor(p.positions) };
-    if (p.normals && p.normals.length === p.positions.length) attributes.NORMAL = normalAccessor(p.normals);
-    return { attributes, indices: indexAccessor(p.indices, vertexCount), material: material(p.color) };
-  };
-
-  const meshOfPart: (number | undefined)[] = scene.parts.map((part: MeshPart) => {
-    const primitives = part.primitives.map(primitive).filter((p): p is object => p !== undefined);
-    if (primitives.length === 0) return undefined;
-    return meshes.push({ name: part.name, primitives, ...(part.extras ? { extras: part.extras } : {}) });
-  });
-
-  const nodes = new JsonArray();
-  const addNode = (node: SceneNode): number | undefined => {
-    const mesh = node.part === undefined ? undefined : meshOfPart[node.part];
-    const children = (node.children ?? []).map(addNode).filter((n): n is number => n !== undefined);
-    if (mesh === undefined && children.length === 0) return undefined; // nothing to show below it
-    const gltfNode: GltfNode = { name: node.name, ...(mesh !== undefined ? { mesh } : {}), ...(children.length ? { children } : {}), ...(node.extras ? { extras: node.extras } : {}) };
-    return nodes.push(gltfNode);
-  };
-  const roots = scene.roots ?? scene.parts.map((part, i): SceneNode => ({ name: part.name, part: i }));
-  const rootNodes = roots.map(addNode).filter((n): n is number => n !== undefined);
-  if (meshes.count === 0 || rootNodes.length === 0) throw new Error("the scene has no triangles to write");
-
-  // The text JSON.stringify gives for the whole glTF object, in pieces.
-  const json = [
-    `{"asset":${JSON.stringify({ version: "2.0", generator: options.generator })},"scene":0,"scenes":${JSON.stringify([{ nodes: rootNodes }])},"nodes":`,
-    ...nodes.bytes(),
-    ',"meshes":',
-    ...meshes.bytes(),
-    `,"materials":${JSON.stringify(materials)},"accessors":`,
-    ...accessors.bytes(),
-    ',"bufferViews":',
-    ...bin.views.bytes(),
-    `,"buffers":${JSON.stringify([{ byteLength: bin.length }])}}`,
-  ].map((piece) => (typeof piece === "string" ? utf8.encode(piece) : piece));
-  return packGlb(json, bin);
+    const attributes: Record<string, number> = { POSITION: this.positionAccessor(p.positions) };
+    if (p.normals && p.normals.length === p.positions.length) attributes.NORMAL = this.normalAccessor(p.normals);
+    return { attributes, indices: this.indexAccessor(p.indices, vertexCount), material: this.material(p.color) };
+  }
 }
 
-/** The GLB container: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros. */
-function packGlb(json: Uint8Array[], binary: BinaryLayout): Uint8Array {
+/** Writes `scene` as GLB bytes. Primitives without triangles and parts without primitives are left out. */
+export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
+  const glb = new GlbBuilder(options, new BinaryLayout());
+  const meshOfPart = scene.parts.map((part) => glb.addPart(part));
+  const roots = scene.roots ?? scene.parts.map((part, i): SceneNode => ({ name: part.name, part: i }));
+  return packGlb(glb.json(roots, (part) => meshOfPart[part]), glb.bin);
+}
+
+/** The GLB container's framing around the JSON and BIN chunks: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros. */
+export interface GlbFraming {
+  /** The file's header and the JSON chunk's. */
+  head: Uint8Array;
+  /** Spaces after the JSON. */
+  jsonPadding: Uint8Array;
+  /** The BIN chunk's header. */
+  binHead: Uint8Array;
+  /** The BIN chunk's length (the buffer's, padded). */
+  binLength: number;
+  /** The whole file's length. */
+  total: number;
+}
+
+/** The framing of a GLB whose JSON text is `json` and whose buffer is `bufferLength` bytes. */
+export function glbFraming(json: Uint8Array[], bufferLength: number): GlbFraming {
   const jsonBytes = json.reduce((n, piece) => n + piece.byteLength, 0);
   const jsonLength = align4(jsonBytes);
-  const binLength = align4(binary.length);
+  const binLength = align4(bufferLength);
   const total = 12 + 8 + jsonLength + 8 + binLength;
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
+  const head = new Uint8Array(20);
+  const view = new DataView(head.buffer);
   view.setUint32(0, GLB_MAGIC, true);
   view.setUint32(4, 2, true);
   view.setUint32(8, total, true);
   view.setUint32(12, jsonLength, true);
   view.setUint32(16, CHUNK_JSON, true);
-  let at = 20;
-  for (const piece of json) {
+  const binHead = new Uint8Array(8);
+  new DataView(binHead.buffer).setUint32(0, binLength, true);
+  new DataView(binHead.buffer).setUint32(4, CHUNK_BIN, true);
+  return { head, jsonPadding: new Uint8Array(jsonLength - jsonBytes).fill(0x20), binHead, binLength, total };
+}
+
+/** The whole GLB in memory, its buffer views written straight into it. */
+function packGlb(json: Uint8Array[], binary: BinaryLayout): Uint8Array {
+  const framing = glbFraming(json, binary.length);
+  const out = new Uint8Array(framing.total);
+  let at = 0;
+  for (const piece of [framing.head, ...json, framing.jsonPadding, framing.binHead]) {
     out.set(piece, at);
     at += piece.byteLength;
   }
-  out.fill(0x20, at, 20 + jsonLength);
-  const binAt = 20 + jsonLength;
-  view.setUint32(binAt, binLength, true);
-  view.setUint32(binAt + 4, CHUNK_BIN, true);
-  binary.writeInto(out.buffer, binAt + 8);
+  binary.writeInto(out.buffer, at);
   return out;
 }
