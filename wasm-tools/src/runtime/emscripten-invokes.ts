@@ -190,6 +190,17 @@ export function fastInvokes(bytes: Uint8Array): { adapt: ImportsAdapter; replace
       };
     }
     for (const [key] of invokes) glue[key] = helper.exports[key];
+    // The invokes left in JavaScript (64-bit signatures) catch numbers themselves: once one returns
+    // or throws, no number it could have caught is still in flight for a trampoline to take.
+    for (const [key, f] of entries.filter(([, f]) => /^invoke_/.test(f.name) && !INVOKE.test(f.name))) {
+      glue[key] = (...args: unknown[]) => {
+        try {
+          return f(...args);
+        } finally {
+          pending = false;
+        }
+      };
+    }
     state.replaced = invokes.length;
     return (instance) => {
       const exports = instance.exports as Record<string, unknown>;
