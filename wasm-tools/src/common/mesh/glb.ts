@@ -201,8 +201,9 @@ export class GlbBuilder {
   private readonly materials: object[] = [];
   private readonly materialIndex = new Map<string, number>();
   private readonly meshes = new JsonArray();
-  private readonly positionAccessors = new Map<Float32Array, number>();
-  private readonly normalAccessors = new Map<Float32Array, number>();
+  // Weak: a streamed scene's arrays must go once written (a later part that shares one keeps it alive).
+  private readonly positionAccessors = new WeakMap<Float32Array, number>();
+  private readonly normalAccessors = new WeakMap<Float32Array, number>();
 
   constructor(
     private readonly options: GlbOptions,
