@@ -21,6 +21,11 @@ export class Utf8Blocks {
     this.used += utf8.encodeInto(text, this.block.subarray(this.used)).written;
   }
 
+  /** The blocks filled so far, handed over and forgotten (for a writer that puts them elsewhere as they fill). */
+  takeFull(): Uint8Array[] {
+    return this.full.splice(0);
+  }
+
   /** The text so far, in pieces. */
   pieces(): Uint8Array[] {
     return [...this.full, this.block.subarray(0, this.used)];

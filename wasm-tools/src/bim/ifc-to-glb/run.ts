@@ -35,18 +35,20 @@ export const run: ToolRun<Params> = async ([input], { coordinateToOrigin }, ctx)
 async function writeScene(model: IfcModel, name: string, glb: GlbOutput, ctx: RunContext): Promise<ToolOutput> {
   checkpoint(ctx);
   const partOf = new Map<number, number>();
-  const elements: number[] = [];
+  // Each element's line is read once, as its mesh comes: its node needs the same facts later.
+  const described = new Map<number, ReturnType<typeof describe>>();
   streamElementGeometries(
     model,
     (g) => {
-      partOf.set(g.expressId, glb.addPart({ name: describe(model, g.expressId).name, primitives: g.primitives }));
-      elements.push(g.expressId);
+      const facts = describe(model, g.expressId);
+      described.set(g.expressId, facts);
+      partOf.set(g.expressId, glb.addPart({ name: facts.name, primitives: g.primitives }));
     },
     (done, total) => {
       if (done % 64 === 0) ctx.onProgress(0.05 + (0.8 * done) / Math.max(1, total), "meshing");
     },
   );
-  if (elements.length === 0) throw new ToolError("INPUT_EMPTY", `"${name}" has no elements with geometry`);
+  if (described.size === 0) throw new ToolError("INPUT_EMPTY", `"${name}" has no elements with geometry`);
   checkpoint(ctx);
   ctx.onProgress(0.85, "writing GLB");
 
@@ -55,7 +57,7 @@ async function writeScene(model: IfcModel, name: string, glb: GlbOutput, ctx: Ru
   const elementNode = (expressId: number): SceneNode => {
     placed.add(expressId);
     const children = (decomposition.get(expressId) ?? []).filter((c) => !placed.has(c)).map(elementNode);
-    return { ...describe(model, expressId), part: partOf.get(expressId), children };
+    return { ...(described.get(expressId) ?? describe(model, expressId)), part: partOf.get(expressId), children };
   };
   const spatialNode = (node: SpatialNode): SceneNode => {
     placed.add(node.expressId);
@@ -64,6 +66,6 @@ async function writeScene(model: IfcModel, name: string, glb: GlbOutput, ctx: Ru
   };
   const roots = root ? [spatialNode(root)] : [];
   // Elements with geometry outside the spatial tree still belong in the scene.
-  for (const expressId of elements) if (!placed.has(expressId)) roots.push(elementNode(expressId));
+  for (const expressId of described.keys()) if (!placed.has(expressId)) roots.push(elementNode(expressId));
   return glb.finish(roots);
 }

@@ -38,6 +38,19 @@ interface GltfNode {
 const utf8 = new TextEncoder();
 
 /**
+ * Where a big JSON array's text goes as it is written, instead of staying in memory (a temporary
+ * file beside a streamed GLB); its bytes take the array's place in the JSON chunk.
+ */
+export interface TextSpill {
+  write(bytes: Uint8Array): void;
+  /** Bytes written so far. */
+  readonly byteLength: number;
+}
+
+/** A piece of the JSON chunk's text: bytes, or an array's text that went to its spill. */
+export type JsonPiece = Uint8Array | TextSpill;
+
+/**
  * A JSON array written out as UTF-8 as its items come (the same text JSON.stringify gives for the
  * whole array): a model of 200k elements has about 1.4 million accessors, buffer views, meshes
  * and nodes, which took several times their text's size as objects or strings.
@@ -46,7 +59,8 @@ class JsonArray {
   private readonly text = new Utf8Blocks();
   count = 0;
 
-  constructor() {
+  /** `spill`: where each filled block of the text goes (else it is kept). */
+  constructor(private readonly spill?: TextSpill) {
     this.text.append("[");
   }
 
@@ -54,13 +68,16 @@ class JsonArray {
   push(item: unknown): number {
     paceGarbage(); // every item leaves a string and an object behind: see runtime/engine-garbage.ts
     this.text.append((this.count ? "," : "") + JSON.stringify(item));
+    if (this.spill) for (const block of this.text.takeFull()) this.spill.write(block);
     return this.count++;
   }
 
-  /** The array's text, closed, in pieces. */
-  bytes(): Uint8Array[] {
+  /** The array's text, closed, in pieces (its spill, all of it written there). */
+  bytes(): JsonPiece[] {
     this.text.append("]");
-    return this.text.pieces();
+    if (!this.spill) return this.text.pieces();
+    for (const piece of this.text.pieces()) this.spill.write(piece);
+    return [this.spill];
   }
 }
 
@@ -71,8 +88,13 @@ class JsonArray {
  */
 export class BinaryLayout {
   readonly pieces: { offset: number; write: (bin: ArrayBuffer, byteOffset: number) => void }[] = [];
-  readonly views = new JsonArray();
+  readonly views: JsonArray;
   length = 0;
+
+  /** `viewsSpill`: where the buffer views' JSON text goes as it is written (else it is kept). */
+  constructor(viewsSpill?: TextSpill) {
+    this.views = new JsonArray(viewsSpill);
+  }
 
   add(byteLength: number, target: number, write: (bin: ArrayBuffer, byteOffset: number) => void): number {
     const offset = this.length;
@@ -106,8 +128,11 @@ export class StreamedBinary extends BinaryLayout {
   /** The chunk's offset of the block's first byte (4-aligned). */
   private base = 0;
 
-  constructor(private readonly sink: (bytes: Uint8Array, position: number) => void) {
-    super();
+  constructor(
+    private readonly sink: (bytes: Uint8Array, position: number) => void,
+    viewsSpill?: TextSpill,
+  ) {
+    super(viewsSpill);
   }
 
   protected override place(offset: number, write: (bin: ArrayBuffer, byteOffset: number) => void): void {
@@ -197,19 +222,23 @@ function clamp01(v: number): number {
  */
 export class GlbBuilder {
   private readonly scale: number;
-  private readonly accessors = new JsonArray();
+  private readonly accessors: JsonArray;
   private readonly materials: object[] = [];
   private readonly materialIndex = new Map<string, number>();
-  private readonly meshes = new JsonArray();
+  private readonly meshes: JsonArray;
   // Weak: a streamed scene's arrays must go once written (a later part that shares one keeps it alive).
   private readonly positionAccessors = new WeakMap<Float32Array, number>();
   private readonly normalAccessors = new WeakMap<Float32Array, number>();
 
+  /** `spill`: where the meshes' and accessors' JSON text goes as it is written (else it is kept). */
   constructor(
     private readonly options: GlbOptions,
     readonly bin: BinaryLayout,
+    spill?: { meshes: TextSpill; accessors: TextSpill },
   ) {
     this.scale = options.scale ?? 1;
+    this.meshes = new JsonArray(spill?.meshes);
+    this.accessors = new JsonArray(spill?.accessors);
   }
 
   /** Adds `part` as a glTF mesh; answers its index, or undefined when it has no triangles. */
@@ -220,7 +249,7 @@ export class GlbBuilder {
   }
 
   /** The JSON chunk's text (the text JSON.stringify gives for the whole glTF object), in pieces; `meshOf` maps a node's part to its mesh. */
-  json(roots: SceneNode[], meshOf: (part: number) => number | undefined): Uint8Array[] {
+  json(roots: SceneNode[], meshOf: (part: number) => number | undefined): JsonPiece[] {
     const nodes = new JsonArray();
     const addNode = (node: SceneNode): number | undefined => {
       const mesh = node.part === undefined ? undefined : meshOf(node.part);
@@ -314,7 +343,8 @@ export function writeGlb(scene: MeshScene, options: GlbOptions): Uint8Array {
   const glb = new GlbBuilder(options, new BinaryLayout());
   const meshOfPart = scene.parts.map((part) => glb.addPart(part));
   const roots = scene.roots ?? scene.parts.map((part, i): SceneNode => ({ name: part.name, part: i }));
-  return packGlb(glb.json(roots, (part) => meshOfPart[part]), glb.bin);
+  // Nothing spills here: every piece is bytes.
+  return packGlb(glb.json(roots, (part) => meshOfPart[part]) as Uint8Array[], glb.bin);
 }
 
 /** The GLB container's framing around the JSON and BIN chunks: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros. */
@@ -332,7 +362,7 @@ export interface GlbFraming {
 }
 
 /** The framing of a GLB whose JSON text is `json` and whose buffer is `bufferLength` bytes. */
-export function glbFraming(json: Uint8Array[], bufferLength: number): GlbFraming {
+export function glbFraming(json: JsonPiece[], bufferLength: number): GlbFraming {
   const jsonBytes = json.reduce((n, piece) => n + piece.byteLength, 0);
   const jsonLength = align4(jsonBytes);
   const binLength = align4(bufferLength);
