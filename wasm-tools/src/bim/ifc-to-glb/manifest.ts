@@ -22,13 +22,16 @@ export const manifest = {
   params,
   deterministic: true,
   // web-ifc holds the whole model (its token tape, about the file's size, and its line index), but
-  // reads the file through a callback from the host file or the picked File; every element's
-  // triangles are kept until the GLB is written (the scene needs them all), and the GLB is built
-  // in memory, its buffer views and JSON written straight into it. The process's peak grew 9.3x the
-  // input on models of walls made in code (bench/lib/big-ifc.ts), the worst case (each wall a small
-  // mesh, the GLB 1.8x the IFC): +1.4 GB at 152 MB, +2.8 GB at 306 MB (23-28x before);
-  // 1.5x the input's growth on 10 and 41 MB copies of FZK-Haus (bun bench/tools-big/per-byte.ts,
-  // PER_BYTE_SCALE=4; 8.3x at 2.5 and 10 MB, where the engine's first allocations weigh more). The
-  // limit keeps one job within about 4 GB.
-  limits: { maxInputBytes: 384 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 9.3 },
+  // reads the file through a callback from the host file or the picked File. On the server (an
+  // output folder) each element's buffer views and the JSON of its mesh, accessors and views go to
+  // temporary files there as web-ifc streams the meshes, and the GLB is put together from them at
+  // the end (common/mesh/glb-output.ts): on models of walls made in code (bench/lib/big-ifc.ts,
+  // the worst case: each wall a small mesh, the GLB 1.8x the IFC) the process grew 4.2x the input at
+  // 162 MB (+685 MB), 3.4x at 312 MB (+1.05 GB), 3.9x at 996 MB (+3.9 GB, 3 min), 3.8-3.9 per input
+  // byte between 40 and 162 MB (bun bench/tools-big/per-byte.ts, PER_BYTE_ONLY=walls); before,
+  // 8.6-9.3x (+2.8 GB at 306 MB). The limit keeps a server job within about 4 GB.
+  // In the browser (no output folder) every element's triangles are kept until the GLB is written
+  // in memory: 9.3x the input on walls, the figure stated here, which the browser checks a file
+  // against before running it on the device (1.5x on 10 and 41 MB copies of FZK-Haus).
+  limits: { maxInputBytes: 1024 * 1024 * 1024, timeoutMs: 600_000, memoryPerInputByte: 9.3 },
 } satisfies ToolManifest;
