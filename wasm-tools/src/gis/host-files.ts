@@ -58,15 +58,10 @@ export interface OutputFolder {
  * (opfs-output.ts), else one in the engine's memory.
  */
 export async function outputFolder(op: Operation, place: Pick<RunContext, "outputDir" | "outputFolder">, names: string[]): Promise<OutputFolder> {
-  if (place.outputDir) {
-    const dir = op.mountHost(place.outputDir, "out");
-    return { dir, output: async (fullPath, name, format) => hostOrMemoryOutput(op, fullPath, name, format) };
-  }
+  const plain = (dir: string): OutputFolder => ({ dir, output: async (fullPath, name, format) => hostOrMemoryOutput(op, fullPath, name, format) });
+  if (place.outputDir) return plain(op.mountHost(place.outputDir, "out"));
   const disk = await DiskOutputs.open(place.outputFolder, names);
-  if (!disk) {
-    const dir = op.mkdir("out");
-    return { dir, output: async (fullPath, name, format) => hostOrMemoryOutput(op, fullPath, name, format) };
-  }
+  if (!disk) return plain(op.mkdir("out"));
   op.whenEnded((failed) => disk.release(failed));
   op.explainFailures(() => (disk.full ? new ToolError("TOOL_FAILED", STORAGE_FULL) : undefined));
   const dir = op.mountFs((m) => disk.fileSystem(m), "out");
