@@ -160,7 +160,7 @@ async function startWorker(s: Services) {
   const unlisten = await s.database.listen("vektor_jobs", (lane) => runner.poke(isLane(lane) ? lane : undefined));
   runner.start();
   // A tool job created here while a lane is free starts in it at once.
-  s.jobs.runHere(runner);
+  s.jobs.runHere(runner, toolRun);
   return {
     runner,
     /** Running jobs finish within `graceMs`, or are handed back to the queue; then the pool closes. */

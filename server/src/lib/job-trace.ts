@@ -20,7 +20,11 @@ export const TRACE_STEPS = [
   "inputs",
   /** The hops to the worker and back: inputs handed over, tool and engine found loaded, outputs handed back. */
   "transfer",
-  /** The tool's own run, as the worker timed it (outputs packed). */
+  /**
+   * The tool's own run, as the worker timed it (outputs packed), whole even where it ran under
+   * earlier steps: a run begun while its job was inserted (tools/early-run.ts). The part of it
+   * that did is reported as "overlap", so the steps less the overlap add up to the server's time.
+   */
   "tool",
   /** The output objects written to the store. */
   "outputs",
@@ -46,19 +50,26 @@ export class JobTrace {
     m[step] = at;
   }
 
-  /** The job's steps as a Server-Timing value (`insert;dur=1.20, claim;dur=0.80, ...`); forgets them. */
+  /** The job's steps as a Server-Timing value (`insert;dur=1.20, claim;dur=0.80, ...`, then `overlap` if any); forgets them. */
   take(jobId: string): string {
     const m = this.marks.get(jobId) ?? {};
     this.marks.delete(jobId);
     const parts: string[] = [];
     let prev: number | undefined;
+    let overlap = 0;
     for (const step of TRACE_STEPS) {
       const at = m[step];
       if (at === undefined) continue;
       // A job started in a lane held at its insert marks its claim before the request marks the insert: zero, not negative.
-      if (prev !== undefined) parts.push(`${step};dur=${Math.max(0, at - prev).toFixed(3)}`);
+      if (prev !== undefined) {
+        const dur = Math.max(0, at - prev);
+        const own = step === "tool" && m.transfer !== undefined ? at - m.transfer : dur;
+        parts.push(`${step};dur=${own.toFixed(3)}`);
+        if (own > dur) overlap = own - dur;
+      }
       prev = Math.max(prev ?? at, at);
     }
+    if (overlap > 0) parts.push(`overlap;dur=${overlap.toFixed(3)}`);
     return parts.join(", ");
   }
 }

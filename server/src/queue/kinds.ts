@@ -3,6 +3,7 @@
  * Windmill's queue): one queue table, one handler per kind (registry.ts), and a lane per kind
  * so a long tool run never delays a short control transition.
  */
+import type { EarlyRun } from "../tools/early-run";
 import type { file, job } from "../db/schema";
 
 /** A row of the job table. */
@@ -11,8 +12,11 @@ export type JobRow = typeof job.$inferSelect;
 /** What a tool run reads of each input file's row before it reads the file. */
 export type InputFile = Pick<typeof file.$inferSelect, "id" | "status" | "filename" | "size" | "mime" | "storageKey">;
 
-/** A claimed job as the runner hands it over: a tool job with its input files' rows, read by the claim itself. */
-export type ClaimedJob = JobRow & { inputFiles?: InputFile[] };
+/**
+ * A claimed job as the runner hands it over: a tool job with its input files' rows, read by the
+ * claim itself; a tool call inserted claimed here may bring the run begun while it was inserted.
+ */
+export type ClaimedJob = JobRow & { inputFiles?: InputFile[]; early?: EarlyRun };
 
 /** What each kind carries in `job.data`. */
 export interface JobData {

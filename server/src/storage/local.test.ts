@@ -31,6 +31,18 @@ describe("LocalStore", () => {
     expect(statSync(join(root, "u/1/a")).size).toBe(4);
   });
 
+  test("readSync: an object of exactly the size asked, in a buffer of its own; null when missing, of another size or outside the root", async () => {
+    const bytes = randomBytes(3000);
+    await store.put("u/1/small", streamOf(bytes));
+    const read = store.readSync("u/1/small", 3000);
+    expect(read).toEqual(bytes);
+    expect(read!.buffer.byteLength).toBe(3000);
+    expect(store.readSync("u/1/small", 2999)).toBeNull();
+    expect(store.readSync("u/1/small", 3001)).toBeNull();
+    expect(store.readSync("u/1/none", 10)).toBeNull();
+    expect(store.readSync("../escaped", 4)).toBeNull();
+  });
+
   test("presign* return null: the server signs its own routes", async () => {
     expect(await store.presignPut("u/1/a", 60)).toBeNull();
     expect(await store.presignGet("u/1/a", 60, "a.txt")).toBeNull();

@@ -44,6 +44,11 @@ export interface ObjectStore {
   copyToFile?(key: string, dest: string): Promise<void>;
   /** Optional fast path for bytes already in memory (local disk): same contract as `put`. */
   putBytes?(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }>;
+  /**
+   * Optional (local disk): a small object's bytes, read at once on this thread, when it is exactly
+   * `size` bytes; null when it is missing or of another size (nothing thrown).
+   */
+  readSync?(key: string, size: number): Uint8Array | null;
   /** Optional: the object (or a range) as a file-backed Blob, which a Response sends with sendfile. */
   getBlob?(key: string, range?: ByteRange): Promise<Blob>;
   /** Stream an object, or a byte range of it. Throws StorageNotFound when missing. */

@@ -14,7 +14,7 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
-import { backoffMs, type ClaimedJob, type JobRow } from "../queue/kinds";
+import { backoffMs, type ClaimedJob, type InputFile, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
 import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type Ending } from "../queue/settle";
 import { recordSuccess, type StoredFile } from "./record-success";
@@ -26,6 +26,7 @@ import { bytesBody, JobFiles, streamToFile } from "./job-files";
 import { handedBack } from "../queue/held";
 import type { JobEnds } from "../queue/ends";
 import type { JobTrace } from "../lib/job-trace";
+import { EarlyRun, InputHints } from "./early-run";
 
 export interface ToolRunOptions {
   /** Longest run of one tool (a tool's own manifest limit can only be lower). */
@@ -49,6 +50,12 @@ export interface ToolRunOptions {
  */
 export const HOST_FILES_FROM = 8 * 1024 * 1024;
 
+/**
+ * Inputs of a run begun before its job row (EarlyRun) are at most this many bytes in all: they
+ * are read at once on this thread, and fixed costs weigh on small calls only.
+ */
+export const EARLY_MAX_BYTES = 1024 * 1024;
+
 /** Back-off of a tool job whose outcome could not be recorded. */
 const TOOL_RETRY = { attempts: 3, baseDelayMs: 1000, maxDelayMs: 10_000 };
 
@@ -68,6 +75,10 @@ const PARALLEL_PUTS = 8;
 type Failed = Extract<ToolOutcome, { ok: false }>;
 
 export class ToolRun implements KindExecutor {
+  /** The rows of files this process saw lately: what lets a call's run start before its job row. */
+  readonly hints = new InputHints();
+  private earlyRuns = 0;
+
   constructor(
     private readonly db: Db,
     private readonly store: ObjectStore,
@@ -79,7 +90,9 @@ export class ToolRun implements KindExecutor {
 
   /** Runs the job; a tool that reads and writes host files gets a job folder for it, removed at the end. */
   async run(row: ClaimedJob, signal: AbortSignal): Promise<void> {
-    const files = this.onHostFiles(row) ? await JobFiles.create(this.opts.scratchDir ?? tmpdir(), row.id) : null;
+    if (row.inputFiles && row.userId) this.hints.learn(row.userId, row.inputFiles);
+    const total = row.inputFiles?.reduce((sum, f) => sum + f.size, 0) ?? Infinity;
+    const files = !row.early && this.onHostFiles(row.type, total) ? await JobFiles.create(this.opts.scratchDir ?? tmpdir(), row.id) : null;
     try {
       await this.runWith(row, signal, files);
     } finally {
@@ -87,51 +100,88 @@ export class ToolRun implements KindExecutor {
     }
   }
 
-  /** Whether the job's tool reads and writes host files, and its inputs are big enough for that to pay (sizes unknown: it does). */
-  private onHostFiles(row: ClaimedJob): boolean {
-    if (!getTool(row.type)?.manifest.io.hostFiles) return false;
-    const total = row.inputFiles?.reduce((sum, f) => sum + f.size, 0) ?? Infinity;
+  /** Whether the tool reads and writes host files, and inputs of `total` bytes are big enough for that to pay (unknown, Infinity: they are). */
+  private onHostFiles(slug: string, total: number): boolean {
+    if (!getTool(slug)?.manifest.io.hostFiles) return false;
     return total >= (this.opts.hostFilesFrom ?? HOST_FILES_FROM);
   }
 
-  private async runWith(row: JobRow, signal: AbortSignal, files: JobFiles | null): Promise<void> {
+  /** The longest run of `slug`: its manifest's limit within the server's. */
+  private timeoutOf(slug: string): number {
+    return Math.min(getTool(slug)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs);
+  }
+
+  /**
+   * Starts `slug` on `userId`'s files `fileIds` before their job's row is written (EarlyRun), when
+   * this process knows their rows and they are small, on this host's disk (read at once here) and
+   * go to the tool as bytes. Null when that does not apply: nothing was started.
+   */
+  startEarly(userId: string, slug: string, params: unknown, fileIds: readonly string[]): EarlyRun | null {
+    const hints = this.hints.of(userId, fileIds);
+    if (!hints || !this.store.readSync) return null;
+    const total = hints.reduce((sum, h) => sum + h.size, 0);
+    if (total > EARLY_MAX_BYTES || this.onHostFiles(slug, total)) return null;
+    const inputs: ToolInput[] = [];
+    for (const h of hints) {
+      const bytes = this.store.readSync(h.storageKey, h.size);
+      if (!bytes) return null;
+      inputs.push({ name: h.filename, mime: h.mime, bytes });
+    }
+    const id = `early:${++this.earlyRuns}`;
+    return new EarlyRun(hints, (signal, onProgress) => this.pool.run({ id, slug, inputs, params, signal, onProgress, timeoutMs: this.timeoutOf(slug) }));
+  }
+
+  private async runWith(row: ClaimedJob, signal: AbortSignal, files: JobFiles | null): Promise<void> {
     const trace = this.opts.trace;
     trace?.mark(row.id, "claim");
-    const maxAttempts = this.hook.maxAttempts;
-    if (row.attempts > maxAttempts) {
-      return this.fail(row, { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false });
+    const problem = this.startProblem(row);
+    if (problem) {
+      row.early?.drop();
+      return this.fail(row, problem);
     }
-    if (row.cancelRequestedAt) return this.fail(row, cancelledOutcome());
-    const inputs = await this.loadInputs(row, files);
-    if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
-    trace?.mark(row.id, "inputs");
     let lastProgress = 0;
     let lastWrite = performance.now();
-    const outcome = await this.pool.run({
-      id: `${row.id}:${row.attempts}`,
-      slug: row.type,
-      inputs,
-      params: row.params,
-      outputDir: files?.outputDir,
-      signal,
-      timeoutMs: Math.min(getTool(row.type)?.manifest.limits?.timeoutMs ?? Infinity, this.opts.timeoutMs),
-      onProgress: (fraction) => {
-        // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
-        if (fraction >= 1) return;
-        const pct = Math.floor(fraction * 100);
-        if (pct - lastProgress < 5 || performance.now() - lastWrite < PROGRESS_EVERY_MS) return;
-        lastProgress = pct;
-        lastWrite = performance.now();
-        reportProgress(this.db, row, pct);
-      },
-    });
-    if (trace) markToolRun(trace, row.id, outcome);
+    const onProgress = (fraction: number) => {
+      // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
+      if (fraction >= 1) return;
+      const pct = Math.floor(fraction * 100);
+      if (pct - lastProgress < 5 || performance.now() - lastWrite < PROGRESS_EVERY_MS) return;
+      lastProgress = pct;
+      lastWrite = performance.now();
+      reportProgress(this.db, row, pct);
+    };
+    let outcome: RunOutcome;
+    if (row.early) {
+      trace?.mark(row.id, "inputs");
+      outcome = await row.early.adopt(signal, onProgress);
+    } else {
+      const inputs = await this.loadInputs(row, files);
+      if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
+      trace?.mark(row.id, "inputs");
+      outcome = await this.pool.run({ id: `${row.id}:${row.attempts}`, slug: row.type, inputs, params: row.params, outputDir: files?.outputDir, signal, timeoutMs: this.timeoutOf(row.type), onProgress });
+    }
+    if (trace) markToolRun(trace, row.id, outcome, row.early?.arrivedAt);
     // The process stops (graceful shutdown past its grace): the job waits in the queue for another
     // process, the attempt not counted and nothing recorded, so it runs (and is charged) once.
     if (!outcome.ok && handedBack(signal)) return waitOutOutage(this.db, row, { code: "SHUTTING_DOWN", message: "Handed back to the queue: the server running it stopped" }, 0);
     if (!outcome.ok) return this.fail(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
     if (outcome.outputs.length === 0) return this.fail(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
     await this.succeed(row, outcome.outputs, files);
+  }
+
+  /** Why the job must not run (too many attempts, a cancel already asked for, an input too large here), or null. */
+  private startProblem(row: ClaimedJob): Failed | null {
+    const maxAttempts = this.hook.maxAttempts;
+    if (row.attempts > maxAttempts) return { ok: false, error: { code: "WORKER_CRASHED", message: `Gave up after ${maxAttempts} attempts: the process running the job stopped each time` }, cancelled: false };
+    if (row.cancelRequestedAt) return cancelledOutcome();
+    const tooLarge = row.early?.inputs.map((f) => this.sizeProblemOf(row, f)).find(Boolean);
+    return tooLarge ? { ok: false, error: { code: "INPUT_TOO_LARGE", message: tooLarge }, cancelled: false } : null;
+  }
+
+  /** An input too large for the job's tool here: checked when the job was created, and again here, as TOOL_MAX_INPUT_MB may be lower in this process. */
+  private sizeProblemOf(row: JobRow, f: Pick<InputFile, "filename" | "size">): string | null {
+    const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
+    return sizeProblem(row.type, { name: f.filename, size: f.size }, limit, "on this server");
   }
 
   /**
@@ -152,13 +202,11 @@ export class ToolRun implements KindExecutor {
     // The runner's claim brings the input rows along; read them here only when it did not.
     const rows = row.inputFiles ?? (await this.db.select().from(file).where(inArray(file.id, row.inputFileIds)));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    // Checked when the job was created; checked again here, as TOOL_MAX_INPUT_MB may be lower in this process.
-    const limit = Math.min(getTool(row.type)?.manifest.limits?.maxInputBytes ?? Infinity, this.opts.maxInputBytes);
     const inputs: ToolInput[] = [];
     for (const id of row.inputFileIds) {
       const f = byId.get(id);
       if (!f || f.status !== "UPLOADED") return { code: "INPUT_INVALID", message: `Input file ${id} no longer exists` };
-      const tooLarge = sizeProblem(row.type, { name: f.filename, size: f.size }, limit, "on this server");
+      const tooLarge = this.sizeProblemOf(row, f);
       if (tooLarge) return { code: "INPUT_TOO_LARGE", message: tooLarge };
       const meta = { name: f.filename, mime: f.mime, size: f.size };
       inputs.push(files ? await files.stage(meta, (dest) => this.copyObject(f.storageKey, dest)) : { ...meta, size: undefined, bytes: await this.readObject(f.storageKey) });
@@ -258,6 +306,7 @@ export class ToolRun implements KindExecutor {
   private handEnd(ended: JobRow | null, outputs: StoredFile[]): void {
     if (!ended) return;
     this.opts.trace?.mark(ended.id, "commit");
+    if (ended.userId) this.hints.learn(ended.userId, outputs);
     this.opts.ends?.ended({ row: ended, outputs });
   }
 }
@@ -269,10 +318,10 @@ function cancelledOutcome(): Failed {
 /**
  * The tool's own run as its worker timed it, and the hops to and from the worker before it. The
  * worker's timing, not the pool's messages: a main thread that wakes late takes the "started" and
- * the result in one go, which made the tool's run look like 0 and the hop like all of it.
+ * the result in one go, which made the tool's run look like 0 and the hop like all of it. `at`:
+ * when the answer arrived (an early run's may have come before its job was even inserted).
  */
-function markToolRun(trace: JobTrace, jobId: string, outcome: RunOutcome): void {
-  const at = performance.now();
+function markToolRun(trace: JobTrace, jobId: string, outcome: RunOutcome, at = performance.now()): void {
   trace.mark(jobId, "transfer", at - (outcome.ok ? (outcome.ranMs ?? 0) : 0));
   trace.mark(jobId, "tool", at);
 }

@@ -227,6 +227,7 @@ export class FileService {
       return u;
     });
     if (!updated) throw fail.invalidState("This file is already confirmed");
+    this.d.jobs.learnFiles(userId, [updated]);
     const jobId = await this.startPendingJob(updated);
     return { ...(await this.view(updated)), ...(jobId ? { jobId } : {}) };
   }
@@ -328,6 +329,7 @@ export class FileService {
       await this.d.triggers?.onFileUploaded(tx, r);
       return r;
     });
+    this.d.jobs.learnFiles(userId, [row]);
     const jobId = await this.startPendingJob(row);
     return { ...(await this.view(row)), ...(jobId ? { jobId } : {}) };
   }

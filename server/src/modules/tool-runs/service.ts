@@ -14,7 +14,7 @@ import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
 import { enqueueAdmitted, enqueueAll, type Admitted, type EnqueueTool, type ToolOrigin } from "../../queue/enqueue";
 import type { JobRunner } from "../../queue/runner";
-import type { JobRow } from "../../queue/kinds";
+import type { InputFile, JobRow } from "../../queue/kinds";
 import { admitCount, admitInputs, admitSize, admitTool, orThrow, refusalError, type SizeLimit } from "../../tools/admission";
 import { inputLimit } from "@vektor/shared/tools/limits";
 import type { ConfigService } from "../../config/service";
@@ -22,9 +22,13 @@ import { jobView, runOf, type JobView } from "./view";
 import type { HeldJobs } from "../../queue/held";
 import { JobEnds } from "../../queue/ends";
 import { waitForJob } from "./wait";
+import type { ToolRun } from "../../tools/tool-run";
+import type { EarlyRun } from "../../tools/early-run";
 
 /** What a job created here needs of this process's runner: a free tool lane to start in. */
 type ToolLanes = Pick<JobRunner, "reserveToolLane">;
+/** What starts a call's run while its job row is inserted (the tool.run executor, ToolRun). */
+type EarlyStarts = Pick<ToolRun, "startEarly" | "hints">;
 
 export interface JobRequest {
   type: string;
@@ -37,6 +41,11 @@ const MAX_INPUTS = 100;
 export class ToolRunService {
   private readonly pages;
   private lanes: ToolLanes | null = null;
+  private early: EarlyStarts | null = null;
+  /** The last job inserted with a lane held here had to wait in the queue: a run begun before its insert would likely be dropped. */
+  private lastQueued = false;
+  /** Runs begun while their job rows were inserted, since this process started: taken by their jobs, or dropped. */
+  readonly earlyRuns = { started: 0, adopted: 0, dropped: 0 };
 
   constructor(
     private readonly db: Db,
@@ -83,27 +92,47 @@ export class ToolRunService {
     return jobView(row, []);
   }
 
-  /** This process's tool lanes (none in a ROLE=api process): a job created while one is free starts in it. */
-  runHere(lanes: ToolLanes): void {
+  /**
+   * This process's tool lanes (none in a ROLE=api process): a job created while one is free starts
+   * in it, and its run may begin while its row is inserted (`early`).
+   */
+  runHere(lanes: ToolLanes, early?: EarlyStarts): void {
     this.lanes = lanes;
+    this.early = early ?? null;
+  }
+
+  /** Files of `userId` just uploaded: a call on them may start its run while its job row is inserted. */
+  learnFiles(userId: string, rows: readonly InputFile[]): void {
+    this.early?.hints.learn(userId, rows);
   }
 
   /**
    * Queues the job in one statement with its inputs' admission (enqueueAdmitted); with a free lane
    * here, inserts it already claimed and starts it in that lane (no wake-up, no claim, no read of
    * its inputs' rows), unless work waiting in the queue or the running limits say it must wait its
-   * turn. Null when an input was refused: nothing was inserted.
+   * turn. With that lane held, the tool may start on inputs known here before the insert
+   * (EarlyRun); the job takes that run only when it starts here on exactly those inputs. Null when
+   * an input was refused: nothing was inserted.
    */
   private async insert(entry: EnqueueTool, maxBytes: number): Promise<JobRow | null> {
     const lane = this.lanes?.reserveToolLane() ?? null;
+    const { userId, tool } = entry;
+    const early = lane && !this.lastQueued ? (this.early?.startEarly(userId, tool.slug, tool.params, tool.inputFileIds) ?? null) : null;
     let admitted: Admitted | null;
     try {
       admitted = await enqueueAdmitted(this.db, entry, maxBytes, lane && { ...(await lane.limits()), leaseMs: lane.leaseMs });
     } catch (err) {
+      early?.drop();
+      this.count(early, undefined);
       lane?.release();
       throw err;
     }
-    if (lane && admitted?.row.status === "running") lane.run({ ...admitted.row, inputFiles: admitted.inputFiles });
+    const runsHere = !!lane && admitted?.row.status === "running";
+    if (lane && admitted) this.lastQueued = !runsHere;
+    const adopted = runsHere && early?.matches(admitted!.inputFiles) ? early : undefined;
+    if (early && !adopted) early.drop();
+    this.count(early, adopted);
+    if (runsHere) lane!.run({ ...admitted!.row, inputFiles: admitted!.inputFiles, early: adopted });
     else lane?.release();
     return admitted?.row ?? null;
   }
@@ -112,6 +141,13 @@ export class ToolRunService {
   private async insertAfterRefusal(entry: EnqueueTool, manifest: SizeLimit["tool"]): Promise<JobRow> {
     orThrow(await admitInputs(this.db, entry.userId, entry.tool.inputFileIds, this.sizeLimit(manifest)), "notFound");
     return (await enqueueAll(this.db, [entry]))[0];
+  }
+
+  private count(early: EarlyRun | null, adopted: EarlyRun | undefined): void {
+    if (!early) return;
+    this.earlyRuns.started++;
+    if (adopted) this.earlyRuns.adopted++;
+    else this.earlyRuns.dropped++;
   }
 
   async get(userId: string, jobId: string): Promise<JobView> {
