@@ -18,7 +18,8 @@
  *             features through POST /api/tools/{slug} (bench/lib/tool-calls.ts), on PGlite and on
  *             a throwaway PostgreSQL, beside the native program in the same run: median of 15
  *             calls (1 page) or 7 (30 pages, GIS), each split into the server's steps (JOB_TRACE=1:
- *             auth, insert, claim, inputs, transfer, tool, outputs, commit, answer) and the wire.
+ *             auth, insert, claim, inputs, transfer, tool, outputs, commit, answer; overlap: the
+ *             tool's own run hidden under earlier steps, begun while its job row was inserted) and the wire.
  *             Targets (issue 24): API / native <= 1.5x on 30 pages and GIS; fixed overhead (API
  *             time - the tool's own) p50 <= 5 ms on PGlite, <= 8 ms on PostgreSQL for 1 page
  *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
