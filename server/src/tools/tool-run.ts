@@ -3,7 +3,8 @@
  * It reads the inputs, runs the tool on the worker pool (abortable by a cancel, with progress),
  * stores the outputs and records them with the job's success in one transaction with the kind's
  * onSettled hook (a workflow step's successors start there). Objects written for an outcome that
- * could not be recorded are deleted, so nothing is orphaned.
+ * could not be recorded are deleted, so nothing is orphaned. A tool call may bring the run begun
+ * while its row was inserted (startEarly, early-run.ts): the job then takes that run's outcome.
  */
 import { tmpdir } from "node:os";
 import { candidateFormats } from "@vektor/shared/formats";
@@ -139,17 +140,7 @@ export class ToolRun implements KindExecutor {
       row.early?.drop();
       return this.fail(row, problem);
     }
-    let lastProgress = 0;
-    let lastWrite = performance.now();
-    const onProgress = (fraction: number) => {
-      // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
-      if (fraction >= 1) return;
-      const pct = Math.floor(fraction * 100);
-      if (pct - lastProgress < 5 || performance.now() - lastWrite < PROGRESS_EVERY_MS) return;
-      lastProgress = pct;
-      lastWrite = performance.now();
-      reportProgress(this.db, row, pct);
-    };
+    const onProgress = this.progressWriter(row);
     let outcome: RunOutcome;
     if (row.early) {
       trace?.mark(row.id, "inputs");
@@ -167,6 +158,21 @@ export class ToolRun implements KindExecutor {
     if (!outcome.ok) return this.fail(row, outcome.error.code === "CANCELLED" && signal.aborted ? cancelledOutcome() : { ok: false, error: outcome.error, cancelled: false });
     if (outcome.outputs.length === 0) return this.fail(row, { ok: false, error: { code: "TOOL_FAILED", message: "The tool produced no output" }, cancelled: false });
     await this.succeed(row, outcome.outputs, files);
+  }
+
+  /** Writes the job's progress as its tool reports it: every 5 points at most, at most every PROGRESS_EVERY_MS. */
+  private progressWriter(row: JobRow): (fraction: number) => void {
+    let lastProgress = 0;
+    let lastWrite = performance.now();
+    return (fraction) => {
+      // 100% is written with the outcome; an UPDATE for it alone would be one more statement per job.
+      if (fraction >= 1) return;
+      const pct = Math.floor(fraction * 100);
+      if (pct - lastProgress < 5 || performance.now() - lastWrite < PROGRESS_EVERY_MS) return;
+      lastProgress = pct;
+      lastWrite = performance.now();
+      reportProgress(this.db, row, pct);
+    };
   }
 
   /** Why the job must not run (too many attempts, a cancel already asked for, an input too large here), or null. */
