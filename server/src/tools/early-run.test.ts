@@ -71,6 +71,20 @@ describe("EarlyRun", () => {
     expect(run.arrivedAt).toBeGreaterThan(0);
   });
 
+  test("dropped: a run that ends within the grace is let end; one still going past it is stopped", async () => {
+    const quick = earlyRun([row("a")]);
+    quick.run.drop(50);
+    quick.settle({ ok: true, outputs: [] });
+    await quick.run.outcome;
+    await Bun.sleep(80);
+    expect(quick.signal().aborted).toBe(false);
+    const slow = earlyRun([row("b")]);
+    slow.run.drop(20);
+    expect(slow.signal().aborted).toBe(false);
+    await Bun.sleep(60);
+    expect(slow.signal().aborted).toBe(true);
+  });
+
   test("adopted by a job already cancelled: the run is stopped at once; dropped: its progress goes nowhere", () => {
     const a = earlyRun([row("a")]);
     const cancelled = new AbortController();

@@ -49,6 +49,9 @@ export class InputHints {
   }
 }
 
+/** How long a dropped run may go on before it is stopped (EarlyRun.drop). */
+export const DROP_GRACE_MS = 2000;
+
 /** A run begun before its job row; `adopt` it once the row admits the same inputs, else `drop` it. */
 export class EarlyRun {
   /** When the worker's answer arrived here (performance.now()), for the job's trace. */
@@ -87,11 +90,14 @@ export class EarlyRun {
   }
 
   /**
-   * No job takes the run: what it answers is dropped (its outputs are bytes in memory). It is let
-   * finish, as stopping a worker mid-run costs a new worker and its engines' load; inputs this
-   * small (EARLY_MAX_BYTES) seldom run long, and its worker's timeout bounds it.
+   * No job takes the run: what it answers is dropped (its outputs are bytes in memory). It may
+   * finish within `graceMs`, as stopping a worker mid-run costs a new worker and its engines'
+   * load, and inputs this small (EARLY_MAX_BYTES) seldom run long; past that it is stopped, so a
+   * long run nobody waits for does not hold a worker that queued jobs need.
    */
-  drop(): void {
+  drop(graceMs = DROP_GRACE_MS): void {
     this.progress = null;
+    const timer = setTimeout(() => this.controller.abort(), graceMs);
+    void this.outcome.finally(() => clearTimeout(timer));
   }
 }
