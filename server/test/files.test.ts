@@ -1,6 +1,6 @@
 /** Uploads (single and multipart), confirm checks, list, detail, download, delete, isolation, retention. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VektorClient } from "@vektor/shared/client";
 import { expectApiError, PASSWORD, startTestServer, type TestServer } from "./harness";
@@ -332,5 +332,22 @@ describe("retention", () => {
     await expectApiError(() => c.files.get(kept.fileId), "NOT_FOUND", 404);
     expect(objectFiles(srv.dataDir).filter((p) => !p.includes(".multipart"))).toEqual([]);
     await expectApiError(() => a.t.call("POST", "/api/admin/system/retention", { now: "yesterday" }), "VALIDATION_ERROR", 400);
+  });
+
+  test("a crash's leftovers in the local store go once untouched for a day; a temp file written since stays", async () => {
+    const a = await srv.admin();
+    const tmp = join(srv.dataDir, "objects", ".tmp");
+    mkdirSync(tmp, { recursive: true });
+    const [left, live] = [join(tmp, "left-by-a-crash"), join(tmp, "being-written")];
+    writeFileSync(left, "x");
+    writeFileSync(live, "x");
+    const later = Date.now() + 25 * 3_600_000;
+    // Touched an hour before the sweep's "now": a write still going on.
+    utimesSync(live, new Date(later - 3_600_000), new Date(later - 3_600_000));
+    expect((await a.admin.runRetention(new Date(Date.now() + 3_600_000).toISOString())).leftoversRemoved).toBe(0);
+    expect(existsSync(left)).toBe(true);
+    expect((await a.admin.runRetention(new Date(later).toISOString())).leftoversRemoved).toBeGreaterThanOrEqual(1);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 });

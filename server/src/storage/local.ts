@@ -287,8 +287,8 @@ export class LocalStore implements ObjectStore {
    * abandoned upload leaves behind (S3 has lifecycle rules for this; local disk has this).
    * Returns how many entries were removed.
    */
-  async sweep(olderThanMs: number): Promise<number> {
-    const cutoff = Date.now() - olderThanMs;
+  async sweep(olderThanMs: number, now = Date.now()): Promise<number> {
+    const cutoff = now - olderThanMs;
     let removed = 0;
     for (const folder of [".tmp", ".multipart"]) {
       const dir = join(this.root, folder);

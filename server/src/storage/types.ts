@@ -61,6 +61,12 @@ export interface ObjectStore {
   sha256(key: string): Promise<string>;
   /** Remove an object; missing objects are not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Optional (local disk): removes what a crash or an abandoned upload left behind (temp files,
+   * multipart folders) untouched for `olderThanMs` as of `now`; answers how many entries went.
+   * S3 stores leave this to the bucket's lifecycle rules.
+   */
+  sweep?(olderThanMs: number, now?: number): Promise<number>;
   /** Cheap liveness check for /api/health. */
   ping(): Promise<void>;
 

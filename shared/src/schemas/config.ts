@@ -31,7 +31,14 @@ export type ConfigMap = Static<typeof ConfigMap>;
 export const AdminCreditsResult = Type.Object({ userId: Type.String(), email: Type.String(), amount: Type.Integer(), credits: Type.Integer() });
 export type AdminCreditsResult = Static<typeof AdminCreditsResult>;
 
-export const RetentionResult = Type.Object({ deletedFiles: Type.Integer(), freedBytes: Type.Integer(), uploadCutoff: Type.String(), outputCutoff: Type.String() });
+export const RetentionResult = Type.Object({
+  deletedFiles: Type.Integer(),
+  freedBytes: Type.Integer(),
+  uploadCutoff: Type.String(),
+  outputCutoff: Type.String(),
+  /** Leftovers of crashes and abandoned uploads in the local store (temp files, multipart folders) untouched for a day, removed. */
+  leftoversRemoved: Type.Integer(),
+});
 export type RetentionResult = Static<typeof RetentionResult>;
 
 const orNull = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);

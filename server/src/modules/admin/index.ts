@@ -57,7 +57,7 @@ export function adminModule(s: Pick<Services, "callers" | "database" | "triggers
       },
       {
         ...docJson(Type.Optional(NowBody), { summary: "Run the retention clean-up once, as of `now`",
-          description: "Deletes uploads older than `retention.upload_hours` (never-confirmed ones included) and outputs older than `retention.output_hours`, bytes and records. The same job runs by itself every 10 minutes.",
+          description: "Deletes uploads older than `retention.upload_hours` (never-confirmed ones included) and outputs older than `retention.output_hours`, bytes and records; on local storage also what a crash or an abandoned upload left behind (temp files, multipart folders untouched for 24 h as of `now`: `leftoversRemoved`). The same job runs by itself every 10 minutes.",
           tags: ["Admin"],
           auth: "admin",
           data: RetentionResult,

@@ -32,6 +32,13 @@ export interface FileFilter {
 /** Signed upload and download URLs live 15 minutes (contract section 5). */
 export const URL_TTL_SECONDS = 900;
 
+/**
+ * A temp file or multipart folder untouched this long is a crash's or an abandoned upload's
+ * leftover: a write in progress touches its file, a body that stalls is cut off long before, and
+ * an unfinished multipart upload older than a day has expired with its file's record.
+ */
+const LEFTOVER_MAX_AGE_MS = 24 * 3_600_000;
+
 export interface FileDeps {
   database: { db: Db };
   /** Keeps list pages until a file changes (see read-cache.ts). */
@@ -354,7 +361,8 @@ export class FileService {
       await this.db.delete(file).where(inArray(file.id, expired.slice(i, i + 500).map((r) => r.id)));
     }
     freedBytes += await this.expireBatchZips(outputCut);
-    return { deletedFiles: expired.length, freedBytes, uploadCutoff: uploadCut.toISOString(), outputCutoff: outputCut.toISOString() };
+    const leftoversRemoved = (await this.d.store.sweep?.(LEFTOVER_MAX_AGE_MS, now.getTime())) ?? 0;
+    return { deletedFiles: expired.length, freedBytes, uploadCutoff: uploadCut.toISOString(), outputCutoff: outputCut.toISOString(), leftoversRemoved };
   }
 
   /** Cached batch ZIPs follow the outputs' retention; a later request builds a new one if outputs remain. */
