@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { file } from "../src/db/schema";
 import { expectApiError, startTestServer, waitFor, type TestServer } from "./harness";
@@ -21,6 +23,9 @@ beforeAll(async () => {
 afterAll(() => srv.close());
 
 const counts = () => ({ ...srv.services.jobs.earlyRuns });
+
+/** Outputs a worker staged (in the local store's temp folder) that nobody moved into place. */
+const stagedFiles = () => readdirSync(join(srv.dataDir, "objects", ".tmp")).filter((name) => name.startsWith("out-"));
 
 function since(before: ReturnType<typeof counts>) {
   const now = counts();
@@ -62,6 +67,8 @@ describe("a run begun while its job row is inserted", () => {
       expect(job.status).toBe("succeeded");
       expect(await rotations(c, job.outputs[0].fileId)).toEqual(Array(pages).fill(90));
     }
+    // Runs begun early and dropped (a lane was free here, but other jobs waited) leave no staged output.
+    await waitFor("every staged output placed or removed", () => stagedFiles(), (names) => names.length === 0);
   });
 
   test("a row changed since it was seen here (another process renamed it): the run is dropped, the job runs on the row as it is", async () => {
@@ -73,6 +80,8 @@ describe("a run begun while its job row is inserted", () => {
     expect(since(before)).toEqual({ started: 1, adopted: 0, dropped: 1 });
     expect(job.status).toBe("succeeded");
     expect(job.outputs[0].filename).toMatch(/^after/);
+    // The dropped run's output, which its worker wrote to the store's staging folder, is removed.
+    await waitFor("the dropped run's staged output to go", () => stagedFiles(), (names) => names.length === 0);
   });
 
   test("another user's file id starts nothing and answers 404; a deleted file's id starts nothing and answers 404", async () => {

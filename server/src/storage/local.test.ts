@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { clientPart, collect, describeStoreContract, generatedStream, randomBytes, sha256Hex, storageError, streamOf } from "./contract.testkit";
@@ -41,6 +41,17 @@ describe("LocalStore", () => {
     expect(store.readSync("u/1/small", 3001)).toBeNull();
     expect(store.readSync("u/1/none", 10)).toBeNull();
     expect(store.readSync("../escaped", 4)).toBeNull();
+  });
+
+  test("placeStaged: a file in the staging folder becomes the object (moved, its folder made)", async () => {
+    const bytes = randomBytes(500);
+    mkdirSync(store.stagingDir, { recursive: true });
+    const staged = join(store.stagingDir, "out-test");
+    writeFileSync(staged, bytes);
+    store.placeStaged("u/9/placed", staged);
+    expect(existsSync(staged)).toBe(false);
+    expect(await collect(await store.get("u/9/placed"))).toEqual(bytes);
+    expect(() => store.placeStaged("../escaped", staged)).toThrow();
   });
 
   test("presign* return null: the server signs its own routes", async () => {

@@ -25,7 +25,10 @@ export class LocalStore implements ObjectStore {
   private readonly multipart: LocalMultipart;
   private readonly hasher = new FollowHasher();
 
+  readonly stagingDir: string;
+
   constructor(private readonly root: string) {
+    this.stagingDir = join(root, ".tmp");
     this.multipart = new LocalMultipart(root, (key) => this.pathOf(key), this.hasher);
   }
 
@@ -82,6 +85,11 @@ export class LocalStore implements ObjectStore {
       throw err;
     }
     return { size: bytes.byteLength, sha256 };
+  }
+
+  placeStaged(key: string, path: string): void {
+    const dest = this.pathOf(key);
+    inFolderSync(dest, () => renameSync(path, dest));
   }
 
   /**

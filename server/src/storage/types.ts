@@ -42,6 +42,13 @@ export interface ObjectStore {
   putFile?(key: string, path: string): Promise<{ size: number; sha256: string }>;
   /** Optional: the object copied to the file `dest` on this host (local disk) without passing through this process. Throws StorageNotFound when missing. */
   copyToFile?(key: string, dest: string): Promise<void>;
+  /**
+   * Optional (local disk): the folder where a tool worker writes outputs it then hands over as
+   * files (tools/staged-outputs.ts), on the store's file system so placeStaged is a rename.
+   */
+  readonly stagingDir?: string;
+  /** Optional (local disk): the file `path` in stagingDir becomes the object `key` (moved, at once); the caller must not use `path` afterwards. */
+  placeStaged?(key: string, path: string): void;
   /** Optional fast path for bytes already in memory (local disk): same contract as `put`. */
   putBytes?(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }>;
   /**

@@ -64,6 +64,8 @@ export class EarlyRun {
     /** The input rows the run read, in the job's order. */
     readonly inputs: readonly InputHint[],
     start: (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<RunOutcome>,
+    /** What a dropped run's outcome leaves behind is removed here (files its worker staged). */
+    private readonly discard: (outcome: RunOutcome) => void = () => {},
   ) {
     this.outcome = start(this.controller.signal, (fraction) => this.progress?.(fraction)).then((outcome) => {
       this.arrivedAt = performance.now();
@@ -98,6 +100,9 @@ export class EarlyRun {
   drop(graceMs = DROP_GRACE_MS): void {
     this.progress = null;
     const timer = setTimeout(() => this.controller.abort(), graceMs);
-    void this.outcome.finally(() => clearTimeout(timer));
+    void this.outcome.then((outcome) => {
+      clearTimeout(timer);
+      this.discard(outcome);
+    });
   }
 }

@@ -1,6 +1,9 @@
 /** The worker pool with real Bun workers and real tools: timeout, crash replacement, cancel. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { createLogger } from "../log";
 import { WorkerPool } from "./pool";
 
@@ -36,6 +39,22 @@ describe("WorkerPool", () => {
     const ranMs = out.ok ? out.ranMs : undefined;
     expect(ranMs).toBeGreaterThan(0);
     expect(ranMs).toBeLessThan(wall);
+  });
+
+  test("with a staging folder the worker writes the outputs itself: each a file of its own with the bytes' sha256, none held back as bytes", async () => {
+    const p = pool(1);
+    const staging = join(mkdtempSync(join(tmpdir(), "vektor-staging-")), "staged");
+    const out = await p.run({ id: "s", slug: "pdf.split", inputs: await input(2), params: {}, staging, timeoutMs: 60_000 });
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.outputs.map((o) => o.bytes.byteLength)).toEqual([0, 0]);
+    for (const o of out.outputs) {
+      const bytes = readFileSync(o.staged!.path);
+      expect(o.staged!.path.startsWith(staging)).toBe(true);
+      expect(o.staged!.size).toBe(bytes.byteLength);
+      expect(o.staged!.sha256).toBe(new Bun.CryptoHasher("sha256").update(bytes).digest("hex"));
+      expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
+    }
+    rmSync(dirname(staging), { recursive: true, force: true });
   });
 
   test("a run past its timeout is stopped (TIMEOUT) and the next run works on a fresh worker", async () => {

@@ -17,6 +17,8 @@ interface Task {
   params: unknown;
   /** A host folder an io.hostFiles tool writes its outputs into (inputs then come as host files too). */
   outputDir?: string;
+  /** A folder where the worker writes the outputs it holds as bytes (PoolRequest); without it, they come back as bytes. */
+  staging?: string;
   timeoutMs: number;
   onProgress?: (fraction: number) => void;
   /** The worker has the inputs and the tool's engine loaded: the tool's own run begins. */
@@ -153,6 +155,6 @@ export class WorkerPool {
     slot.timer = setTimeout(() => this.finish(slot, { ok: false, error: { code: "WORKER_CRASHED", message: `The tool worker did not load ${task.slug} within ${formatDuration(this.startupTimeoutMs)}; the job did not run` } }), this.startupTimeoutMs);
     task.signal?.addEventListener("abort", () => slot.task === task && this.finish(slot, { ok: false, error: { code: "CANCELLED", message: "The run was cancelled" } }), { once: true });
     const transfer = [...new Set(task.inputs.map((i) => i.bytes.buffer as ArrayBuffer))];
-    slot.worker.postMessage({ type: "run", id: task.id, slug: task.slug, inputs: task.inputs, params: task.params, outputDir: task.outputDir }, transfer);
+    slot.worker.postMessage({ type: "run", id: task.id, slug: task.slug, inputs: task.inputs, params: task.params, outputDir: task.outputDir, staging: task.staging }, transfer);
   }
 }

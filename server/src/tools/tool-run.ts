@@ -9,7 +9,7 @@
 import { tmpdir } from "node:os";
 import { candidateFormats } from "@vektor/shared/formats";
 import { sizeProblem } from "@vektor/shared/tools/limits";
-import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
+import type { ToolInput } from "@vektor/shared/tools/manifest";
 import { getTool } from "@vektor/wasm-tools";
 import { inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -22,7 +22,8 @@ import { recordSuccess, type StoredFile } from "./record-success";
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
-import type { RunOutcome } from "./pool-protocol";
+import type { PooledOutput, RunOutcome } from "./pool-protocol";
+import { removeStaged } from "./staged-outputs";
 import { bytesBody, JobFiles, streamToFile } from "./job-files";
 import { handedBack } from "../queue/held";
 import type { JobEnds } from "../queue/ends";
@@ -129,7 +130,13 @@ export class ToolRun implements KindExecutor {
       inputs.push({ name: h.filename, mime: h.mime, bytes });
     }
     const id = `early:${++this.earlyRuns}`;
-    return new EarlyRun(hints, (signal, onProgress) => this.pool.run({ id, slug, inputs, params, signal, onProgress, timeoutMs: this.timeoutOf(slug) }));
+    const start = (signal: AbortSignal, onProgress: (fraction: number) => void) => this.pool.run({ id, slug, inputs, params, signal, onProgress, staging: this.staging(), timeoutMs: this.timeoutOf(slug) });
+    return new EarlyRun(hints, start, (outcome) => outcome.ok && removeStaged(outcome.outputs));
+  }
+
+  /** Where the workers write the outputs they hold as bytes: the store's staging folder, when it takes files from there. */
+  private staging(): string | undefined {
+    return this.store.placeStaged ? this.store.stagingDir : undefined;
   }
 
   private async runWith(row: ClaimedJob, signal: AbortSignal, files: JobFiles | null): Promise<void> {
@@ -149,7 +156,7 @@ export class ToolRun implements KindExecutor {
       const inputs = await this.loadInputs(row, files);
       if ("code" in inputs) return this.fail(row, { ok: false, error: inputs, cancelled: false });
       trace?.mark(row.id, "inputs");
-      outcome = await this.pool.run({ id: `${row.id}:${row.attempts}`, slug: row.type, inputs, params: row.params, outputDir: files?.outputDir, signal, timeoutMs: this.timeoutOf(row.type), onProgress });
+      outcome = await this.pool.run({ id: `${row.id}:${row.attempts}`, slug: row.type, inputs, params: row.params, outputDir: files?.outputDir, staging: this.staging(), signal, timeoutMs: this.timeoutOf(row.type), onProgress });
     }
     if (trace) markToolRun(trace, row.id, outcome, row.early?.arrivedAt);
     // The process stops (graceful shutdown past its grace): the job waits in the queue for another
@@ -232,7 +239,7 @@ export class ToolRun implements KindExecutor {
     await streamToFile(await this.store.get(key), dest);
   }
 
-  private async succeed(row: JobRow, outputs: ToolOutput[], files: JobFiles | null): Promise<void> {
+  private async succeed(row: JobRow, outputs: PooledOutput[], files: JobFiles | null): Promise<void> {
     const written: StoredFile[] = [];
     let ended: JobRow | null = null;
     let stored: StoredFile[] = [];
@@ -251,7 +258,10 @@ export class ToolRun implements KindExecutor {
     } finally {
       // Not recorded (lost the job to another claim, or a put, the insert or onSettled threw and the
       // transaction rolled back): no file row points at these objects, so nothing else would delete them.
-      if (!ended) await Promise.all(written.map((s) => this.store.delete(s.storageKey)));
+      if (!ended) {
+        removeStaged(outputs);
+        await Promise.all(written.map((s) => this.store.delete(s.storageKey)));
+      }
     }
     this.handEnd(ended, stored);
   }
@@ -261,7 +271,7 @@ export class ToolRun implements KindExecutor {
    * Each object written is added to `written` as it lands; a failure is thrown once every put in
    * flight has ended, so `written` then lists every object there is to delete.
    */
-  private async storeOutputs(row: JobRow, outputs: ToolOutput[], written: StoredFile[], files: JobFiles | null): Promise<StoredFile[]> {
+  private async storeOutputs(row: JobRow, outputs: PooledOutput[], written: StoredFile[], files: JobFiles | null): Promise<StoredFile[]> {
     const stored: StoredFile[] = new Array(outputs.length);
     let next = 0;
     let failure: { err: unknown } | null = null;
@@ -281,7 +291,7 @@ export class ToolRun implements KindExecutor {
   }
 
   /** One output's object, streamed from its file in the job's folder when it is there. */
-  private async storeOutput(row: JobRow, out: ToolOutput, files: JobFiles | null): Promise<StoredFile> {
+  private async storeOutput(row: JobRow, out: PooledOutput, files: JobFiles | null): Promise<StoredFile> {
     const userId = row.userId!;
     const id = newId("f");
     const key = `u/${userId}/${id}`;
@@ -290,8 +300,15 @@ export class ToolRun implements KindExecutor {
     return { id, userId, filename: out.name, mime: out.mime, size: put.size, checksum: put.sha256, status: "UPLOADED", format, storageKey: key, jobId: row.id, sourceFileId: row.inputFileIds[0], uploadedAt: new Date() };
   }
 
-  /** An output's object: its file in the job's folder taken whole where the store can (moved, not copied), else streamed; its bytes in one write where the store can. */
-  private storeObject(key: string, out: ToolOutput, files: JobFiles | null): Promise<{ size: number; sha256: string }> {
+  /**
+   * An output's object: the file its worker staged, or its file in the job's folder, taken whole
+   * where the store can (moved, not copied), else streamed; its bytes in one write where the store can.
+   */
+  private async storeObject(key: string, out: PooledOutput, files: JobFiles | null): Promise<{ size: number; sha256: string }> {
+    if (out.staged && this.store.placeStaged) {
+      this.store.placeStaged(key, out.staged.path);
+      return { size: out.staged.size, sha256: out.staged.sha256 };
+    }
     if (out.path && files && this.store.putFile) return this.store.putFile(key, files.outputPath(out.path));
     if (!out.path && this.store.putBytes) return this.store.putBytes(key, out.bytes);
     return this.store.put(key, files ? files.body(out) : bytesBody(out));

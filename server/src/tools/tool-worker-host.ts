@@ -7,6 +7,7 @@
 import type { RunContext, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { packError, packOutputs } from "@vektor/wasm-tools";
 import type { PoolReply, PoolRequest } from "./pool-protocol";
+import { stageOutputs } from "./staged-outputs";
 
 declare const self: Worker;
 
@@ -42,8 +43,10 @@ export function serveToolWorker(runner: ToolRunner): void {
         outputDir: req.outputDir,
         onProgress: (fraction, message) => reply({ type: "progress", id: req.id, fraction, message }),
       });
-      const { result, transfer } = packOutputs(outputs);
-      reply({ type: "result", id: req.id, ...result, ranMs: performance.now() - startedAt }, transfer);
+      // The tool's own run ends here: writing its outputs down is the job's work, not the tool's.
+      const ranMs = performance.now() - startedAt;
+      const { result, transfer } = packOutputs(req.staging ? stageOutputs(req.staging, outputs) : outputs);
+      reply({ type: "result", id: req.id, ...result, ranMs }, transfer);
     } catch (err) {
       reply({ type: "result", id: req.id, ...packError(err) });
     } finally {
