@@ -27,7 +27,7 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
       // Only a workflow's: every other tool job (a call, a batch item) is recorded in one statement.
       writesOnSettled: (row) => stepOf(row) !== null,
     },
-    retentionHandler(s.files),
+    retentionHandler(s.files, s.database),
     workflowStepHandler(deps),
     approvalTimeoutHandler(deps),
     scheduleDispatchHandler(triggerDeps),

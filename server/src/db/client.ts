@@ -29,6 +29,12 @@ export interface Database {
    * one included); resolves to the unsubscribe.
    */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Routine upkeep, run by the retention job: PGlite is one standalone backend, with no
+   * autovacuum, so its tables are vacuumed and analyzed here (dead row versions reclaimed, the
+   * planner's statistics kept current); a Postgres server's autovacuum does this itself.
+   */
+  maintain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +66,7 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
     db,
     kind: "pglite",
     listen: (channel, fn) => client.listen(channel, fn),
+    maintain: async () => void (await client.exec("VACUUM (ANALYZE)")),
     close: () => client.close(),
   };
 }
@@ -121,6 +128,7 @@ async function openPostgres(url: string, prepare: boolean): Promise<Database> {
       const { unlisten } = await client.listen(channel, fn);
       return unlisten;
     },
+    maintain: async () => {},
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -36,6 +36,7 @@ export interface TestQueue {
   store: LocalStore;
   dir: string;
   listen: Database["listen"];
+  maintain: Database["maintain"];
   close(): Promise<void>;
 }
 
@@ -50,6 +51,7 @@ export async function openTestQueue(): Promise<TestQueue> {
     store: new LocalStore(join(dir, "objects")),
     dir,
     listen: (channel, fn) => database.listen(channel, fn),
+    maintain: () => database.maintain(),
     async close() {
       await database.close();
       await pg?.drop();

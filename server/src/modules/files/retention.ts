@@ -1,9 +1,9 @@
 /**
  * The retention clean-up as a queue job: each sweep queues the next one in the transaction that
  * records its end, under one dedupe key, so however many processes run there is one sweep every
- * 10 minutes instead of one per process.
+ * 10 minutes instead of one per process. It also runs the database's upkeep (Database.maintain).
  */
-import type { Db, Tx } from "../../db/client";
+import type { Database, Db, Tx } from "../../db/client";
 import type { FileService } from "./service";
 import type { ControlHandler } from "../../queue/registry";
 import { enqueue } from "../../queue/enqueue";
@@ -15,12 +15,14 @@ export function scheduleRetention(db: Db | Tx, delayMs = RETENTION_EVERY_MS): Pr
   return enqueue(db, { kind: "retention.sweep", data: {}, runAfter: new Date(Date.now() + delayMs), dedupeKey: "retention.sweep" });
 }
 
-export function retentionHandler(files: FileService): ControlHandler<"retention.sweep"> {
+export function retentionHandler(files: FileService, database: Pick<Database, "maintain">): ControlHandler<"retention.sweep"> {
   return {
     kind: "retention.sweep",
     retry: { attempts: 3, baseDelayMs: 10_000, maxDelayMs: 120_000 },
     async run() {
       await files.runRetention(new Date());
+      // The rows retention deleted, and the jobs' and files' updates since, leave dead versions.
+      await database.maintain();
     },
     onSucceeded: async (tx) => void (await scheduleRetention(tx)),
     onFailed: async (tx) => void (await scheduleRetention(tx)),
