@@ -1,5 +1,6 @@
 /** File-system helpers for the local store: streamed positional writes and atomic moves. */
 import { mkdir, open, rename, type FileHandle } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { pumpBlocks } from "./blocks";
 import type { ByteMeter } from "./meter";
@@ -41,4 +42,15 @@ export async function writeBodyAt(path: string, flags: "w" | "r+", position: num
 export async function moveIntoPlace(from: string, to: string): Promise<void> {
   await mkdir(dirname(to), { recursive: true });
   await rename(from, to);
+}
+
+/** The local store's inFolder, at once: `write` again after making the folder it found missing. */
+export function inFolderSync(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+    mkdirSync(dirname(path), { recursive: true });
+    write();
+  }
 }

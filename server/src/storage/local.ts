@@ -5,11 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { FollowHasher } from "./follow-hash";
 import { LocalMultipart } from "./local-multipart";
-import { isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
+import { inFolderSync, isMissing, moveIntoPlace, writeBodyAt } from "./local-fs";
 import { bodyTooLarge, putMeter } from "./meter";
 import { bodyStream, declaredLength } from "./request-body";
 import { StorageNotFound, type ByteRange, type ObjectInfo, type ObjectStore, type PartReceipt } from "./types";
@@ -25,6 +25,7 @@ export class LocalStore implements ObjectStore {
   private readonly multipart: LocalMultipart;
   private readonly hasher = new FollowHasher();
 
+  /** The store's temp folder: writes land here first, and tool workers stage their outputs here. */
   readonly stagingDir: string;
 
   constructor(private readonly root: string) {
@@ -39,7 +40,7 @@ export class LocalStore implements ObjectStore {
 
   /** A fresh temp path inside the root, so the final rename stays on one file system. */
   private async tempPath(): Promise<string> {
-    const dir = join(this.root, ".tmp");
+    const dir = this.stagingDir;
     await mkdir(dir, { recursive: true });
     return join(dir, randomBytes(12).toString("hex"));
   }
@@ -70,7 +71,7 @@ export class LocalStore implements ObjectStore {
    */
   async putBytes(key: string, bytes: Uint8Array): Promise<{ size: number; sha256: string }> {
     const dest = this.pathOf(key);
-    const tmp = join(this.root, ".tmp", randomBytes(12).toString("hex"));
+    const tmp = join(this.stagingDir, randomBytes(12).toString("hex"));
     const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     try {
       if (bytes.byteLength <= SYNC_PUT_MAX) {
@@ -170,7 +171,6 @@ export class LocalStore implements ObjectStore {
     }
   }
 
-  /** The object as a file-backed Blob: a Response with it as body is sent by the kernel (sendfile). */
   readSync(key: string, size: number): Uint8Array | null {
     let fd: number | null = null;
     try {
@@ -186,6 +186,7 @@ export class LocalStore implements ObjectStore {
     }
   }
 
+  /** The object as a file-backed Blob: a Response with it as body is sent by the kernel (sendfile). */
   async getBlob(key: string, range?: ByteRange): Promise<Blob> {
     const path = this.pathOf(key);
     const size = await this.sizeOf(path, key);
@@ -311,16 +312,5 @@ export class LocalStore implements ObjectStore {
       }
     }
     return removed;
-  }
-}
-
-/** LocalStore's inFolder, at once: `write` again after making the folder it found missing. */
-function inFolderSync(path: string, write: () => void): void {
-  try {
-    write();
-  } catch (err) {
-    if (!isMissing(err)) throw err;
-    mkdirSync(dirname(path), { recursive: true });
-    write();
   }
 }

@@ -8,8 +8,9 @@
  */
 import type { ToolOutput } from "@vektor/shared/tools/manifest";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { inFolderSync } from "../storage/local-fs";
 import type { PooledOutput } from "./pool-protocol";
 
 /** The outputs, each held as bytes written to a file of its own in `dir` (made if missing). */
@@ -27,24 +28,14 @@ export function stageOutputs(dir: string, outputs: ToolOutput[]): PooledOutput[]
 function stageOne(dir: string, out: ToolOutput): PooledOutput {
   const path = join(dir, `out-${randomBytes(12).toString("hex")}`);
   try {
-    writeIn(dir, path, out.bytes);
+    // The folder is made on first use, or when something removed it since.
+    inFolderSync(path, () => writeFileSync(path, out.bytes));
   } catch (err) {
     rmSync(path, { force: true });
     throw err;
   }
   const sha256 = new Bun.CryptoHasher("sha256").update(out.bytes).digest("hex");
   return { name: out.name, mime: out.mime, bytes: new Uint8Array(0), staged: { path, size: out.bytes.byteLength, sha256 } };
-}
-
-/** Writes `bytes` to `path`, making its folder `dir` when it is missing (first use, or removed since). */
-function writeIn(dir: string, path: string, bytes: Uint8Array): void {
-  try {
-    writeFileSync(path, bytes);
-  } catch (err) {
-    if ((err as { code?: string }).code !== "ENOENT") throw err;
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path, bytes);
-  }
 }
 
 /** Removes the files of staged outputs (those already moved into place are gone from there: nothing happens). */
