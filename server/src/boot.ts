@@ -44,6 +44,7 @@ import { queueNotifications } from "./workflows/notify/deliveries";
 import { NotifySecrets, sealPlaintextNotifySecrets } from "./workflows/notify/secret";
 import { createStore } from "./storage";
 import { isLane } from "./queue/kinds";
+import { warmUpToolCalls } from "./tools/warm-up";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
 function authSecret(env: Env): string {
@@ -188,8 +189,24 @@ export async function startWorkerProcess(env: Env): Promise<{ services: Services
   };
 }
 
+/**
+ * On PGlite, runs `calls` tool calls' statements (rolled back) before the server listens, so its
+ * first calls are as fast as later ones (tools/warm-up.ts). A failure only costs that speed.
+ */
+async function warmUp(services: Services, calls: number): Promise<void> {
+  if (services.database.kind !== "pglite" || calls === 0) return;
+  const started = performance.now();
+  try {
+    const recorded = await warmUpToolCalls(services.database.db, calls);
+    services.log.info({ calls, recorded, ms: Math.round(performance.now() - started) }, "warmed up the database");
+  } catch (err) {
+    services.log.warn({ err }, "the database warm-up failed; the first tool calls will be slower");
+  }
+}
+
 export async function startServer(env: Env): Promise<Running> {
   const services = await buildServices(env);
+  await warmUp(services, env.warmUpCalls);
   const app = createApp(services);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
   services.limiter.start();

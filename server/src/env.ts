@@ -69,6 +69,8 @@ export interface Env {
   trustProxy: TrustProxy;
   /** JOB_TRACE=1: tool calls answer with a Server-Timing header of their job's steps (bench/tools reads it). */
   jobTrace: boolean;
+  /** Tool calls' statements a PGlite server runs, rolled back, before it listens (tools/warm-up.ts; 0: none). */
+  warmUpCalls: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -149,6 +151,7 @@ export function readEnv(src: Source = process.env): Env {
     bodyMinBytesPerSecond: Math.max(1, intVar(src, "REQUEST_BODY_MIN_RATE", 16_384)),
     trustProxy: parseTrustProxy(src.TRUST_PROXY),
     jobTrace: src.JOB_TRACE === "1",
+    warmUpCalls: intVar(src, "WARM_UP_CALLS", 400),
   };
 }
 

@@ -57,6 +57,13 @@ describe("the server process", () => {
     expect(lines.find((l) => l.requestId === "trace-proc-0001")).toMatchObject({ method: "GET", path: "/status", status: 200, level: 30 });
   });
 
+  test("PGlite: the tool calls' statements are warmed up before the server listens, every call through to its success", () => {
+    const lines = logs.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const warmed = lines.findIndex((l) => l.msg === "warmed up the database");
+    expect(lines[warmed]).toMatchObject({ calls: 400, recorded: 400, level: 30 });
+    expect(warmed).toBeLessThan(lines.findIndex((l) => l.msg === "listening"));
+  });
+
   test("memory stays near its idle level over 500 signed-in API calls (the GC pacer)", async () => {
     const c = new VektorClient({ baseUrl: base });
     await c.auth.signUp({ name: "m", email: "mem@example.test", password: PASSWORD });
