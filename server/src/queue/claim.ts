@@ -90,8 +90,9 @@ export async function claimJobs(db: Db, which: SQL, args: ClaimArgs, limit: numb
   return { rows: jobs, more: Boolean(rows[0]?.more) };
 }
 
+/** The inputs' rows by primary key (`= any(array(...))`: an IN over the ids may be planned as a scan of the file table). */
 function inputFilesOf(inputFileIds: SQL.Aliased) {
-  return inputFilesJson(sql`${file} i where i.id in (select jsonb_array_elements_text(${inputFileIds}))`);
+  return inputFilesJson(sql`${file} i where i.id = any(array(select jsonb_array_elements_text(${inputFileIds})))`);
 }
 
 /** The InputFile rows of `from` (file rows, or a query of their columns, aliased `i`), as one JSON array. */

@@ -115,9 +115,11 @@ function buildAdmittedInsert(db: Db, claims: boolean) {
     db
       .select({ id: file.id, status: file.status, filename: file.filename, size: file.size, mime: file.mime, storageKey: file.storageKey })
       .from(file)
-      .where(and(eq(file.userId, userId), sql`${file.id} in (select jsonb_array_elements_text(${p("ids")}::jsonb))`, eq(file.status, "UPLOADED"), lte(file.size, p("maxBytes")))),
+      .where(and(eq(file.userId, userId), sql`${file.id} = any(array(select jsonb_array_elements_text(${p("ids")}::jsonb)))`, eq(file.status, "UPLOADED"), lte(file.size, p("maxBytes")))),
   );
-  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${claims ? runsNow(sql`${userId}::text`, { perUser: sql`${p("perUser")}::int`, global: sql`${p("global")}::int` }) : sql`false`} as ok`);
+  // OFFSET 0 keeps `go` a subquery evaluated once: inlined, its expression would be copied into
+  // each of the four columns that read `ok`, and the limits' subqueries run four times.
+  const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${claims ? runsNow(sql`${userId}::text`, { perUser: sql`${p("perUser")}::int`, global: sql`${p("global")}::int` }) : sql`false`} as ok offset 0`);
   const ok = sql`${go}.ok`;
   const json = (name: string) => sql`${p(name)}::jsonb`;
   const values: PgInsertValue<typeof job> = {

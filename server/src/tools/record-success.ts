@@ -60,11 +60,13 @@ function build(db: Db) {
   const names = sql.raw(COLUMNS.map(([, c]) => `"${c.name}"`).join(", "));
   const types = sql.raw(COLUMNS.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", "));
   const outputs = db.$with("outputs", {}).as(sql`insert into ${file} (${names}) select o.* from jsonb_to_recordset(${p("rows")}::jsonb) as o(${types}) where ${owned}`);
+  // `= any(array(...))`, not `in (select ...)`: Postgres planned the IN as a hash join over the
+  // whole file table, a scan of every file on every tool call (call-plans.test.ts).
   const inputs = db.$with("inputs").as(
     db
       .update(file)
       .set({ outFileId: sql`${p("first")}::text` })
-      .where(and(sql`${file.id} in (select jsonb_array_elements_text(${p("inputIds")}::jsonb))`, owned)),
+      .where(and(sql`${file.id} = any(array(select jsonb_array_elements_text(${p("inputIds")}::jsonb)))`, owned)),
   );
   return db.with(done, outputs, inputs).select().from(done).prepare("tool_succeeded");
 }

@@ -1,0 +1,107 @@
+/**
+ * The statements every tool job runs (its admitted insert, its claim when it waited, its recorded
+ * success) find its input files by primary key, never by reading the whole file table, so a call
+ * costs the same on a server that keeps many files; and the insert asks the queue and the limits
+ * once. Counted with the transaction's own statistics (pg_stat_xact_user_tables), in a
+ * transaction rolled back at the end.
+ */
+import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { resultRows, type Db } from "../db/client";
+import { file } from "../db/schema";
+import { newId } from "../lib/ids";
+import { claimJobs } from "../queue/claim";
+import { enqueueAdmitted, type EnqueueTool } from "../queue/enqueue";
+import { clearQueue, insertUser, openTestQueue, SETUP_TIMEOUT, uploadPdf, type TestQueue } from "../queue/queue.testkit";
+import { recordSuccess, type StoredFile } from "./record-success";
+
+let q: TestQueue;
+beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
+afterAll(() => q?.close());
+beforeEach(() => clearQueue(q.db));
+
+/** Scans of a table, and the rows they read. */
+interface Scans {
+  seq: number;
+  idx: number;
+  rows: number;
+}
+
+const LEASE = { perUser: 0, global: 0, leaseMs: 60_000 };
+class RolledBack extends Error {}
+
+/**
+ * Runs `statements` in a transaction that is rolled back; answers the scans of `table` they made. Counted as a difference: the view also holds this connection's scans of earlier
+ * transactions not yet sent to the statistics (at most once a second, and never inside one).
+ */
+async function scansOf(table: "file" | "job", statements: (t: Db) => Promise<void>): Promise<Scans> {
+  let scans: Scans = { seq: -1, idx: -1, rows: -1 };
+  const count = async (t: Db) =>
+    resultRows<Scans>(await t.execute(sql`select seq_scan::int as seq, coalesce(idx_scan, 0)::int as idx, (seq_tup_read + coalesce(idx_tup_fetch, 0))::int as rows from pg_stat_xact_user_tables where relname = ${table}`))[0];
+  await q.db
+    .transaction(async (tx) => {
+      const t = tx as unknown as Db;
+      const before = await count(t);
+      await statements(t);
+      const after = await count(t);
+      scans = { seq: after.seq - before.seq, idx: after.idx - before.idx, rows: after.rows - before.rows };
+      throw new RolledBack();
+    })
+    .catch((err) => {
+      if (!(err instanceof RolledBack)) throw err;
+    });
+  return scans;
+}
+
+/** A user with `n` files besides the 1-page PDF a call runs on, and fresh statistics, as on a server in use. */
+async function manyFiles(n: number): Promise<{ userId: string; input: string }> {
+  const userId = await insertUser(q.db);
+  const input = await uploadPdf(q, userId, 1);
+  const rows = Array.from({ length: n }, (_, i) => ({ id: newId("f"), userId, filename: `f${i}.pdf`, mime: "application/pdf", size: 100, status: "UPLOADED" as const, storageKey: `k/${i}`, uploadedAt: new Date() }));
+  for (let i = 0; i < n; i += 2000) await q.db.insert(file).values(rows.slice(i, i + 2000));
+  await q.db.execute(sql`analyze file`);
+  return { userId, input };
+}
+
+const rotate = (userId: string, input: string): EnqueueTool => ({ kind: "tool.run", userId, tool: { slug: "pdf.rotate", params: { degrees: 90 }, inputFileIds: [input] }, origin: "api" });
+
+function output(userId: string, jobId: string, input: string): StoredFile {
+  const id = newId("f");
+  return { id, userId, filename: "out.pdf", mime: "application/pdf", size: 1, checksum: "0", status: "UPLOADED", format: "pdf", storageKey: `k/${id}`, jobId, sourceFileId: input, uploadedAt: new Date() };
+}
+
+test("a call inserted claimed and its success: the file table is read by index only", async () => {
+  const { userId, input } = await manyFiles(20_000);
+  const scans = await scansOf("file", async (t) => {
+    const admitted = await enqueueAdmitted(t, rotate(userId, input), Infinity, LEASE);
+    expect(admitted?.row.status).toBe("running");
+    expect(await recordSuccess(t, admitted!.row, [output(userId, admitted!.row.id, input)])).not.toBeNull();
+  });
+  expect(scans.seq).toBe(0);
+  expect(scans.idx).toBeGreaterThanOrEqual(2);
+  // The input's row, once or twice, and the output's: not the user's 20,000 others.
+  expect(scans.rows).toBeLessThanOrEqual(5);
+});
+
+test("a call's job inserted claimed asks the queue and the limits once each", async () => {
+  const { userId, input } = await manyFiles(10);
+  const scans = await scansOf("job", async (t) => {
+    expect((await enqueueAdmitted(t, rotate(userId, input), Infinity, { ...LEASE, perUser: 2, global: 4 }))?.row.status).toBe("running");
+  });
+  // Whether a tool job waits, the user's running jobs, all running jobs: not each again for every column that reads the answer.
+  expect(scans.seq + scans.idx).toBe(3);
+});
+
+test("a job that waited, claimed with its inputs' rows: the file table is read by index only", async () => {
+  const { userId, input } = await manyFiles(20_000);
+  const scans = await scansOf("file", async (t) => {
+    expect((await enqueueAdmitted(t, rotate(userId, input), Infinity, null))?.row.status).toBe("queued");
+    // Any queued job, due or not: its run_after (milliseconds) may round up past this transaction's now().
+    const claim = await claimJobs(t, sql`c.status = 'queued'`, { lane: "tool", ...LEASE }, 1, true);
+    expect(claim.rows[0].inputFiles?.map((f) => f.id)).toEqual([input]);
+  });
+  expect(scans.seq).toBe(0);
+  expect(scans.idx).toBeGreaterThanOrEqual(2);
+  // The input's row, once or twice: not the user's 20,000 others.
+  expect(scans.rows).toBeLessThanOrEqual(5);
+});
