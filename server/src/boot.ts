@@ -198,6 +198,9 @@ async function warmUp(services: Services, calls: number): Promise<void> {
   const started = performance.now();
   try {
     const recorded = await warmUpToolCalls(services.database.db, calls);
+    // The rounds' garbage goes now: left to the collector, a server at rest was 12-57 MB bigger
+    // for it; collected, 12 MB (the compiled code).
+    Bun.gc(true);
     services.log.info({ calls, recorded, ms: Math.round(performance.now() - started) }, "warmed up the database");
   } catch (err) {
     services.log.warn({ err }, "the database warm-up failed; the first tool calls will be slower");
