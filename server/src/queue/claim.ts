@@ -10,6 +10,14 @@ import type { Db } from "../db/client";
 import { file, job } from "../db/schema";
 import type { ClaimedJob, InputFile, JobRow, Lane } from "./kinds";
 
+/**
+ * "Now" as run_after stores it. The column keeps milliseconds and a cast rounds, so now() stored
+ * as it is could land up to half a millisecond after the now() of a claim that follows at once:
+ * that claim found the job not yet due, and left it to the next poll (JOB_POLL_MS). Truncated, a
+ * job queued now is due now.
+ */
+export const NOW_MS = sql`date_trunc('milliseconds', now())`;
+
 /** What a claim looks at: jobs whose process died (lease ran out), or due queued ones. */
 export const EXPIRED = sql`c.status = 'running' and c.lease_until < now()`;
 export const QUEUED = sql`c.status = 'queued' and c.run_after <= now()`;

@@ -9,6 +9,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
 import type { JobRow } from "./kinds";
+import { NOW_MS } from "./claim";
 
 /**
  * The queued jobs among `which` end cancelled and never run; answers them. With a `message` they
@@ -53,7 +54,7 @@ export function requeue(db: Db | Tx, which: SQL, how: Requeue): Promise<{ id: st
           errorCode: how.error.code,
           errorMessage: how.error.message,
           leaseUntil: null,
-          runAfter: sql`now() + make_interval(secs => ${how.delayMs / 1000})`,
+          runAfter: sql`${NOW_MS} + make_interval(secs => ${how.delayMs / 1000})`,
           // An attempt that met an outage of ours (the object store away) is not the job's fault.
           ...(how.uncounted ? { attempts: sql`greatest(${job.attempts} - 1, 0)` } : {}),
         };

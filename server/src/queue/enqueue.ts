@@ -11,7 +11,7 @@ import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
 import { perDatabase } from "../db/per-database";
 import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
-import { inputFilesJson, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
+import { inputFilesJson, NOW_MS, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
 /** A job of any kind but tool.run: its payload is `data`. */
 export interface Enqueue<K extends ControlKind> {
@@ -185,7 +185,7 @@ function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {
     errorMessage: null,
     leaseUntil: null,
     cancelRequestedAt: null,
-    runAfter: control?.runAfter ?? sql`now()`,
+    runAfter: control?.runAfter ?? NOW_MS,
     dedupeKey: control?.dedupeKey ?? null,
     origin: tool?.origin ?? "system",
     batchId: tool?.batchId ?? null,
@@ -205,7 +205,7 @@ function rowOf(e: AnyEnqueue): PgInsertValue<typeof job> {
 export async function dueNow(db: Db | Tx, dedupeKey: string): Promise<string | null> {
   const rows = await db
     .update(job)
-    .set({ runAfter: sql`now()` })
+    .set({ runAfter: NOW_MS })
     .where(and(eq(job.dedupeKey, dedupeKey), eq(job.status, "queued"), sql`${job.runAfter} > now()`))
     .returning({ id: job.id, lane: job.lane });
   if (!rows[0]) return null;
