@@ -213,7 +213,6 @@ export const file = pgTable(
   },
   (t) => [
     index("file_user_created_idx").on(t.userId, t.createdAt, t.id),
-    index("file_status_created_idx").on(t.status, t.createdAt),
     // GET /api/files?checksum=: the owner's ready file with these bytes, reused instead of a second upload.
     index("file_user_checksum_idx").on(t.userId, t.checksum).where(sql`${t.status} = 'UPLOADED'`),
     oneOf("file_status_check", t.status, FILE_STATUSES),
@@ -264,7 +263,8 @@ export const job = pgTable(
     finishedAt: ts("finished_at"),
   },
   (t) => [
-    index("job_lane_claim_idx").on(t.lane, t.status, t.runAfter),
+    // Live jobs only: what claims, limits and the queue depth read (they name the statuses as literals).
+    index("job_lane_claim_idx").on(t.lane, t.status, t.runAfter).where(sql`status in ('queued', 'running')`),
     uniqueIndex("job_dedupe_live_idx").on(t.dedupeKey).where(sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')`),
     index("job_user_created_idx").on(t.userId, t.createdAt),
     index("job_batch_idx").on(t.batchId, t.position).where(sql`batch_id IS NOT NULL`),

@@ -391,6 +391,7 @@ async function nextDueInMs(db: Db, lane: Lane): Promise<number | null> {
   const [row] = await db
     .select({ ms: sql<number | null>`extract(epoch from min(${job.runAfter}) - now()) * 1000` })
     .from(job)
-    .where(and(eq(job.lane, lane), eq(job.status, "queued"), sql`${job.runAfter} > now()`));
+    // The status as a literal: the claim index holds live jobs only, and a parameter would not say this is one.
+    .where(and(eq(job.lane, lane), sql`${job.status} = 'queued'`, sql`${job.runAfter} > now()`));
   return row?.ms == null ? null : Number(row.ms);
 }

@@ -105,3 +105,16 @@ test("a job that waited, claimed with its inputs' rows: the file table is read b
   // The input's row, once or twice: not the user's 20,000 others.
   expect(scans.rows).toBeLessThanOrEqual(5);
 });
+
+test("the claim index holds live jobs only: however many jobs have ended, it stays the size of the queue", async () => {
+  const userId = await insertUser(q.db);
+  const input = await uploadPdf(q, userId, 1);
+  for (let i = 0; i < 1000; i++) {
+    const admitted = await enqueueAdmitted(q.db, rotate(userId, input), Infinity, LEASE);
+    expect(await recordSuccess(q.db, admitted!.row, [output(userId, admitted!.row.id, input)])).not.toBeNull();
+  }
+  await q.db.execute(sql`vacuum job`);
+  const [index] = resultRows<{ pages: number }>(await q.db.execute(sql`select (pg_relation_size('job_lane_claim_idx') / current_setting('block_size')::int)::int as pages`));
+  // 1,000 ended jobs in an index of every job take 6 pages or more (their entries, its root and meta page).
+  expect(index.pages).toBeLessThanOrEqual(3);
+});

@@ -5,7 +5,7 @@
  * process or another one sharing the DB.
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
-import { isTerminalJob, LIVE_JOB_STATUSES } from "@vektor/shared/schemas/vocab";
+import { isTerminalJob } from "@vektor/shared/schemas/vocab";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
@@ -221,7 +221,8 @@ export class ToolRunService {
     const [r] = await this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(job)
-      .where(and(eq(job.lane, "tool"), inArray(job.status, [...LIVE_JOB_STATUSES])));
+      // The statuses as literals: the claim index holds live jobs only, and parameters would not say these are.
+      .where(and(eq(job.lane, "tool"), sql`${job.status} in ('queued', 'running')`));
     return r.n;
   }
 
