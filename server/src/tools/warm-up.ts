@@ -3,8 +3,8 @@
  * JSC first interprets PGlite's Postgres (WebAssembly), then compiles each function once it has run
  * often enough: about 4-5 ms of compiling per call over the first 200 calls, on a thread that
  * competes with the tool workers for the CPU. The JavaScript around the statements warms the same
- * way. Measured through the API on a fresh server (bench/tools), the fixed cost of a 1-page call was
- * 5.8-6.4 ms without a warm-up and 3.9-4.3 ms after 400 calls' worth, in the same hour.
+ * way. Measured through the API on a fresh server (bench/tools, three runs each, alternated), the
+ * fixed cost of a 1-page call was 5.30-5.59 ms without a warm-up and 4.08-4.43 ms after 400 calls.
  *
  * So a PGlite server runs those statements before it listens (boot.ts): a tool call's job inserted
  * claimed, then its success recorded with an output, on a made-up user and input file. Each round
@@ -20,7 +20,7 @@ import { newId } from "../lib/ids";
 import { enqueueAdmitted } from "../queue/enqueue";
 import { recordSuccess } from "./record-success";
 
-/** Calls per round: they share one transaction and its made-up rows, which costs a third of one call per round. */
+/** Calls per round: they share one transaction and its made-up rows (200 calls took 0.58 s so, 1.64 s one a round). */
 const CALLS_PER_ROUND = 10;
 
 /** Thrown to roll a round back: a transaction's callback that returns commits. */
