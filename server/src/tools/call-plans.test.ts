@@ -1,9 +1,9 @@
 /**
  * The statements every tool job runs (its admitted insert, its claim when it waited, its recorded
  * success) find its input files by primary key, never by reading the whole file table, so a call
- * costs the same on a server that keeps many files; and the insert asks the queue and the limits
- * once. Counted with the transaction's own statistics (pg_stat_xact_user_tables), in a
- * transaction rolled back at the end.
+ * costs the same on a server that keeps many files; the insert asks the queue and the limits once;
+ * and the claim index holds live jobs only. Counted with the transaction's own statistics
+ * (pg_stat_xact_user_tables), in a transaction rolled back at the end.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
@@ -31,8 +31,9 @@ const LEASE = { perUser: 0, global: 0, leaseMs: 60_000 };
 class RolledBack extends Error {}
 
 /**
- * Runs `statements` in a transaction that is rolled back; answers the scans of `table` they made. Counted as a difference: the view also holds this connection's scans of earlier
- * transactions not yet sent to the statistics (at most once a second, and never inside one).
+ * Runs `statements` in a transaction that is rolled back; answers the scans of `table` they made.
+ * Counted as a difference: the view also holds this connection's scans of earlier transactions
+ * not yet sent to the statistics (at most once a second, and never inside one).
  */
 async function scansOf(table: "file" | "job", statements: (t: Db) => Promise<void>): Promise<Scans> {
   let scans: Scans = { seq: -1, idx: -1, rows: -1 };
