@@ -57,7 +57,9 @@ describe("the server process", () => {
     expect(lines.find((l) => l.requestId === "trace-proc-0001")).toMatchObject({ method: "GET", path: "/status", status: 200, level: 30 });
   });
 
-  test("PGlite: the tool calls' statements are warmed up before the server listens, every call through to its success", () => {
+  test("PGlite: the tool calls' statements are warmed up before the server listens, every call through to its success", async () => {
+    // The server answered before this test, but its log lines reach the pipe on their own time.
+    await until(() => logs.includes('"msg":"listening"'));
     const lines = logs.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
     const warmed = lines.findIndex((l) => l.msg === "warmed up the database");
     expect(lines[warmed]).toMatchObject({ calls: 400, recorded: 400, level: 30 });

@@ -5,6 +5,7 @@ import { job } from "../db/schema";
 import { dueNow, enqueue } from "./enqueue";
 import { claimJobs, QUEUED } from "./claim";
 import { requeue } from "./control";
+import { rolledBack } from "../db/rolled-back";
 import type { ControlHandler } from "./registry";
 import { clearQueue, gate, handlerSet, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
 
@@ -118,27 +119,17 @@ describe("dueNow", () => {
 });
 
 describe("due at once", () => {
-  /** Runs `statements` in a transaction that is rolled back (its now() is fixed: what follows a write at once sees). */
-  async function rolledBack(statements: (t: typeof q.db) => Promise<void>): Promise<void> {
-    const done = new Error("rolled back");
-    await q.db.transaction(async (tx) => {
-      await statements(tx as unknown as typeof q.db);
-      throw done;
-    }).catch((err) => {
-      if (err !== done) throw err;
-    });
-  }
-
   // run_after keeps milliseconds and a cast rounds: now() stored as it is landed up to half a
   // millisecond after the now() of a claim that followed at once, which found the job not yet due
-  // and left it for the next poll. One transaction has one now(): twenty, each with its own, and
-  // with rounding about one in a million would have passed.
+  // and left it for the next poll. Each case runs in a transaction rolled back (db/rolled-back.ts),
+  // whose now() is fixed: what a claim right after the write sees. One transaction has one now():
+  // twenty, each with its own, and with rounding about one in a million would have passed.
   const LANE = { lane: "control" as const, perUser: 0, global: 0, leaseMs: 60_000 };
   const later = () => new Date(Date.now() + 3_600_000);
 
   test("a job queued now is claimable by a claim at the same instant", async () => {
     for (let i = 0; i < 20; i++) {
-      await rolledBack(async (t) => {
+      await rolledBack(q.db, async (t) => {
         const id = await enqueue(t, step(i));
         expect((await claimJobs(t, QUEUED, LANE, 1, false)).rows.map((r) => r.id)).toEqual([id!]);
       });
@@ -147,12 +138,12 @@ describe("due at once", () => {
 
   test("so is one made due by dueNow, and one queued again without delay", async () => {
     for (let i = 0; i < 20; i++) {
-      await rolledBack(async (t) => {
+      await rolledBack(q.db, async (t) => {
         const id = await enqueue(t, { ...step(i), runAfter: later(), dedupeKey: "soon" });
         expect(await dueNow(t, "soon")).toBe(id);
         expect((await claimJobs(t, QUEUED, LANE, 1, false)).rows.map((r) => r.id)).toEqual([id!]);
       });
-      await rolledBack(async (t) => {
+      await rolledBack(q.db, async (t) => {
         const id = await enqueue(t, { ...step(i), runAfter: later() });
         await requeue(t, sql`${job.id} = ${id}`, { error: { code: "TOOL_FAILED", message: "again" }, delayMs: 0 });
         expect((await claimJobs(t, QUEUED, LANE, 1, false)).rows.map((r) => r.id)).toEqual([id!]);

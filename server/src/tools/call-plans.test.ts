@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { resultRows, type Db } from "../db/client";
+import { rolledBack } from "../db/rolled-back";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
 import { claimJobs } from "../queue/claim";
@@ -28,7 +29,6 @@ interface Scans {
 }
 
 const LEASE = { perUser: 0, global: 0, leaseMs: 60_000 };
-class RolledBack extends Error {}
 
 /**
  * Runs `statements` in a transaction that is rolled back; answers the scans of `table` they made.
@@ -36,22 +36,14 @@ class RolledBack extends Error {}
  * not yet sent to the statistics (at most once a second, and never inside one).
  */
 async function scansOf(table: "file" | "job", statements: (t: Db) => Promise<void>): Promise<Scans> {
-  let scans: Scans = { seq: -1, idx: -1, rows: -1 };
   const count = async (t: Db) =>
     resultRows<Scans>(await t.execute(sql`select seq_scan::int as seq, coalesce(idx_scan, 0)::int as idx, (seq_tup_read + coalesce(idx_tup_fetch, 0))::int as rows from pg_stat_xact_user_tables where relname = ${table}`))[0];
-  await q.db
-    .transaction(async (tx) => {
-      const t = tx as unknown as Db;
-      const before = await count(t);
-      await statements(t);
-      const after = await count(t);
-      scans = { seq: after.seq - before.seq, idx: after.idx - before.idx, rows: after.rows - before.rows };
-      throw new RolledBack();
-    })
-    .catch((err) => {
-      if (!(err instanceof RolledBack)) throw err;
-    });
-  return scans;
+  return rolledBack(q.db, async (t) => {
+    const before = await count(t);
+    await statements(t);
+    const after = await count(t);
+    return { seq: after.seq - before.seq, idx: after.idx - before.idx, rows: after.rows - before.rows };
+  });
 }
 
 /** A user with `n` files besides the 1-page PDF a call runs on, and fresh statistics, as on a server in use. */

@@ -15,6 +15,7 @@
  * 400 calls take about 1.2 s here. A Postgres server runs compiled code, so it gets none.
  */
 import type { Db } from "../db/client";
+import { rolledBack } from "../db/rolled-back";
 import { file, user } from "../db/schema";
 import { newId } from "../lib/ids";
 import { enqueueAdmitted } from "../queue/enqueue";
@@ -22,9 +23,6 @@ import { recordSuccess } from "./record-success";
 
 /** Calls per round: they share one transaction and its made-up rows (200 calls took 0.58 s so, 1.64 s one a round). */
 const CALLS_PER_ROUND = 10;
-
-/** Thrown to roll a round back: a transaction's callback that returns commits. */
-class RolledBack extends Error {}
 
 /**
  * Runs `calls` tool calls' statements, each round rolled back (see the module's comment). Answers
@@ -37,21 +35,15 @@ export async function warmUpToolCalls(db: Db, calls: number): Promise<number> {
 }
 
 async function round(db: Db, calls: number): Promise<number> {
-  let recorded = 0;
-  try {
-    await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
-      const userId = newId("warmup");
-      const fileId = newId("f");
-      await t.insert(user).values({ id: userId, name: "warm-up", email: `${userId}@warm-up.invalid` });
-      await t.insert(file).values({ id: fileId, userId, filename: "in.pdf", mime: "application/pdf", size: 1, status: "UPLOADED", storageKey: `warm-up/${fileId}`, uploadedAt: new Date() });
-      for (let i = 0; i < calls; i++) if (await call(t, userId, fileId)) recorded++;
-      throw new RolledBack();
-    });
-  } catch (err) {
-    if (!(err instanceof RolledBack)) throw err;
-  }
-  return recorded;
+  return rolledBack(db, async (t) => {
+    const userId = newId("warmup");
+    const fileId = newId("f");
+    await t.insert(user).values({ id: userId, name: "warm-up", email: `${userId}@warm-up.invalid` });
+    await t.insert(file).values({ id: fileId, userId, filename: "in.pdf", mime: "application/pdf", size: 1, status: "UPLOADED", storageKey: `warm-up/${fileId}`, uploadedAt: new Date() });
+    let recorded = 0;
+    for (let i = 0; i < calls; i++) if (await call(t, userId, fileId)) recorded++;
+    return recorded;
+  });
 }
 
 /** One call's statements: its job inserted claimed (no limits), then its success recorded with one output. Whether that success was. */
