@@ -45,6 +45,7 @@ import { NotifySecrets, sealPlaintextNotifySecrets } from "./workflows/notify/se
 import { createStore } from "./storage";
 import { isLane } from "./queue/kinds";
 import { warmUpToolCalls } from "./tools/warm-up";
+import { warmUpRequests } from "./tools/warm-up-requests";
 
 /** BETTER_AUTH_SECRET, or one generated at first start and kept under DATA_DIR. */
 function authSecret(env: Env): string {
@@ -207,13 +208,31 @@ async function warmUp(services: Services, calls: number): Promise<void> {
   }
 }
 
+/**
+ * On PGlite, with this process running tools, makes `calls` tool calls to itself through `app`
+ * before the server listens (tools/warm-up-requests.ts). A failure only costs speed.
+ */
+async function warmUpPath(app: App, services: Services, calls: number): Promise<void> {
+  if (services.database.kind !== "pglite" || services.env.role === "api" || calls === 0) return;
+  const started = performance.now();
+  try {
+    const succeeded = await warmUpRequests(app, services, calls);
+    Bun.gc(true);
+    services.log.info({ calls, succeeded, ms: Math.round(performance.now() - started) }, "warmed up the tool call path");
+  } catch (err) {
+    services.log.warn({ err }, "the tool call path's warm-up failed; the first tool calls will be slower");
+  }
+}
+
 export async function startServer(env: Env): Promise<Running> {
   const services = await buildServices(env);
   await warmUp(services, env.warmUpCalls);
   const app = createApp(services);
+  // Before listening: the warm-up's calls need this process's tool lanes.
+  const worker = await startWorker(services);
+  await warmUpPath(app, services, env.warmUpRequests);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
   services.limiter.start();
-  const worker = await startWorker(services);
   services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");
   return {
     app,

@@ -71,6 +71,8 @@ export interface Env {
   jobTrace: boolean;
   /** Tool calls' statements a PGlite server runs, rolled back, before it listens (tools/warm-up.ts; 0: none). */
   warmUpCalls: number;
+  /** Tool calls a PGlite server that runs tools makes to itself through its app before it listens (tools/warm-up-requests.ts; 0: none). */
+  warmUpRequests: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -152,6 +154,7 @@ export function readEnv(src: Source = process.env): Env {
     trustProxy: parseTrustProxy(src.TRUST_PROXY),
     jobTrace: src.JOB_TRACE === "1",
     warmUpCalls: intVar(src, "WARM_UP_CALLS", 400),
+    warmUpRequests: intVar(src, "WARM_UP_REQUESTS", 200),
   };
 }
 

@@ -74,6 +74,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     // Test servers start by the hundred and do not measure speed: no warm-up unless a test asks.
     WARM_UP_CALLS: "0",
+    WARM_UP_REQUESTS: "0",
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...extraEnv,
   });
@@ -121,7 +122,7 @@ export async function spawnedDatabase(env: Record<string, string>): Promise<() =
  * answers. The first start runs PGlite's initdb: the deadline leaves room for a slow machine.
  */
 export async function spawnServer(env: Record<string, string>, base: string): Promise<ReturnType<typeof Bun.spawn>> {
-  const p = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], { env: { ...process.env, WARM_UP_CALLS: "0", ...env }, stdout: "ignore", stderr: "inherit" });
+  const p = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], { env: { ...process.env, WARM_UP_CALLS: "0", WARM_UP_REQUESTS: "0", ...env }, stdout: "ignore", stderr: "inherit" });
   for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
     if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) return p;
     if (p.exitCode !== null) break;

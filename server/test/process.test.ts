@@ -66,6 +66,17 @@ describe("the server process", () => {
     expect(warmed).toBeLessThan(lines.findIndex((l) => l.msg === "listening"));
   });
 
+  test("PGlite: then its tool call path, with real calls to itself that no access line logs", async () => {
+    await until(() => logs.includes('"msg":"listening"'));
+    const lines = logs.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const listening = lines.findIndex((l) => l.msg === "listening");
+    const warmed = lines.findIndex((l) => l.msg === "warmed up the tool call path");
+    expect(lines[warmed]).toMatchObject({ calls: 200, succeeded: 200, level: 30 });
+    expect(warmed).toBeGreaterThan(lines.findIndex((l) => l.msg === "warmed up the database"));
+    expect(warmed).toBeLessThan(listening);
+    expect(lines.slice(0, listening).filter((l) => l.msg === "request")).toEqual([]);
+  });
+
   test("memory stays near its idle level over 500 signed-in API calls (the GC pacer)", async () => {
     const c = new VektorClient({ baseUrl: base });
     await c.auth.signUp({ name: "m", email: "mem@example.test", password: PASSWORD });

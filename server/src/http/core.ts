@@ -28,6 +28,15 @@ interface RequestMeta {
 
 const requestIds = new WeakMap<Request, RequestMeta>();
 
+/** Requests the server makes to itself (its warm-up, tools/warm-up-requests.ts). */
+const ownRequests = new WeakSet<Request>();
+
+/** Marks `request` as the server's own: no rate limit counts it and no access line logs it. */
+export function ownRequest(request: Request): Request {
+  ownRequests.add(request);
+  return request;
+}
+
 /**
  * The client's address, scheme and host, as TRUST_PROXY lets forwarded headers tell them (the
  * connection's own without it). The rate limit, the access log and Better Auth all use this.
@@ -151,7 +160,7 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
       Object.assign(set.headers, securityHeadersOf(request));
       // A NUL in a path or query value reaches no row: PostgreSQL text cannot hold one.
       if (request.url.includes("%00")) throw new ServiceError("VALIDATION_ERROR", "The URL holds a NUL character (%00); remove it");
-      if (!isRateLimited(request.url)) return;
+      if (!isRateLimited(request.url) || ownRequests.has(request)) return;
       const limit = (perMinute: number) => {
         const retryAfter = s.limiter.hit(callerKey(request, () => requestOrigin(request).address), perMinute);
         if (retryAfter > 0) throw new ServiceError("RATE_LIMITED", `Rate limit of ${perMinute} requests a minute exceeded`, { "retry-after": String(retryAfter) });
@@ -179,7 +188,7 @@ export function httpCore(s: Pick<Services, "log" | "limiter" | "config" | "reads
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
       gc.tick();
-      if (!accessLog) return;
+      if (!accessLog || ownRequests.has(request)) return;
       const meta = requestIds.get(request);
       s.log.info({ requestId: meta?.id, ip: requestOrigin(request).address, method: request.method, path: pathOf(request.url), status: set.status, ms: meta ? Math.round(performance.now() - meta.start) : undefined }, "request");
     });

@@ -1,0 +1,73 @@
+/**
+ * The JavaScript on a tool call's HTTP path warms like PGlite's WebAssembly (warm-up.ts): Elysia's
+ * handler, the caller's lookup, the body's checks, the job's hand-off and the answer are compiled
+ * as they get hot, and until then a fresh server's calls pay for it (bench/tools measures its
+ * first ~150). So after the database's warm-up, a server that runs tools itself makes `calls` real
+ * tool calls to itself before it listens, as any client would:
+ * - through `app.handle` (no socket), with the client library, as a made-up user with an API token;
+ * - on a 1-page PDF it uploads through the API, with pdf.rotate, which also loads the PDF engine in
+ *   a tool worker;
+ * - then it deletes that user, whose rows take its files, jobs and token with them, and the objects
+ *   of its files.
+ * Its requests are its own (http/core.ts ownRequest): no rate limit counts them and no access line
+ * logs them. A warm-up cut short by a crash leaves its user behind: the next start deletes it first
+ * (its e-mail ends in WARM_UP_DOMAIN). A tool queue with work in it at start is never joined: the
+ * calls would wait their turn behind real jobs.
+ */
+import { VektorClient } from "@vektor/shared/client";
+import { eq, like } from "drizzle-orm";
+import { PDFDocument } from "pdf-lib";
+import type { App } from "../app";
+import { file, user } from "../db/schema";
+import { ownRequest } from "../http/core";
+import { newId } from "../lib/ids";
+import type { Services } from "../services";
+
+/** The made-up users' e-mail domain (RFC 2606: never delivered to). */
+export const WARM_UP_DOMAIN = "warm-up.invalid";
+
+/** The warm-up stops here whatever is left of its calls: a slow machine starts later, not much later. */
+const BUDGET_MS = 10_000;
+
+type Deps = Pick<Services, "database" | "store" | "tokens" | "jobs">;
+
+/** Makes up to `calls` tool calls through `app` (see the module's comment). Answers how many succeeded. */
+export async function warmUpRequests(app: App, s: Deps, calls: number): Promise<number> {
+  await deleteWarmUpUsers(s);
+  if (calls === 0 || (await s.jobs.depth()) > 0) return 0;
+  const userId = newId("warmup");
+  await s.database.db.insert(user).values({ id: userId, name: "warm-up", email: `${userId}@${WARM_UP_DOMAIN}` });
+  try {
+    const { token } = await s.tokens.create(userId, { name: "warm-up" });
+    const own = (input: RequestInfo | URL, init?: RequestInit) => app.handle(ownRequest(new Request(input, init)));
+    const client = new VektorClient({ baseUrl: `http://${WARM_UP_DOMAIN}`, token, fetch: own as typeof fetch });
+    const { fileId } = await client.files.upload(new Blob([await onePagePdf()]), { filename: "warm-up.pdf", mime: "application/pdf" });
+    const deadline = performance.now() + BUDGET_MS;
+    let succeeded = 0;
+    for (let i = 0; i < calls && performance.now() < deadline; i++) {
+      const job = await client.tools.run("pdf.rotate", [fileId], { params: { degrees: 90 } });
+      if (job.status !== "succeeded") break;
+      succeeded++;
+    }
+    return succeeded;
+  } finally {
+    await deleteWarmUpUsers(s);
+  }
+}
+
+/** Deletes every made-up user: its files' objects, then its row (which takes its files, jobs and tokens). */
+async function deleteWarmUpUsers(s: Deps): Promise<void> {
+  const { db } = s.database;
+  const users = await db.select({ id: user.id }).from(user).where(like(user.email, `%@${WARM_UP_DOMAIN}`));
+  for (const u of users) {
+    const files = await db.select({ key: file.storageKey }).from(file).where(eq(file.userId, u.id));
+    for (const f of files) await s.store.delete(f.key);
+    await db.delete(user).where(eq(user.id, u.id));
+  }
+}
+
+async function onePagePdf(): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]);
+  return new Uint8Array(await doc.save());
+}
