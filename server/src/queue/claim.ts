@@ -98,9 +98,20 @@ export async function claimJobs(db: Db, which: SQL, args: ClaimArgs, limit: numb
   return { rows: jobs, more: Boolean(rows[0]?.more) };
 }
 
-/** The inputs' rows by primary key (`= any(array(...))`: an IN over the ids may be planned as a scan of the file table). */
 function inputFilesOf(inputFileIds: SQL.Aliased) {
-  return inputFilesJson(sql`${file} i where i.id = any(array(select jsonb_array_elements_text(${inputFileIds})))`);
+  return inputFilesJson(filesNamedBy(inputFileIds));
+}
+
+/**
+ * The rows of the files a JSON array of ids names, as `i`, each looked up by its primary key (a
+ * file gone is absent). A lateral subquery that cannot be flattened (OFFSET 0) is probed once per
+ * id, whatever the table's statistics say: `id = any(array(...))` does not tell the planner how
+ * many ids there are (it guesses 10), so on a table of a few hundred files, or one not analysed
+ * since it grew, it was planned as a scan of the whole table or of all the owner's files
+ * (call-plans.test.ts).
+ */
+export function filesNamedBy(ids: SQL | SQL.Aliased) {
+  return sql`jsonb_array_elements_text(${ids}) as named(id) cross join lateral (select * from ${file} where ${file.id} = named.id offset 0) i`;
 }
 
 /** The InputFile rows of `from` (file rows, or a query of their columns, aliased `i`), as one JSON array. */

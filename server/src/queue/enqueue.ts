@@ -4,14 +4,14 @@
  * commit together. Every column is written here, none left to its default. A dedupe key that a
  * live job already holds makes the insert a no-op: the same work is never queued twice.
  */
-import { and, eq, getTableColumns, inArray, is, lte, SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, is, SQL, sql } from "drizzle-orm";
 import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
 import { perDatabase } from "../db/per-database";
 import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
-import { inputFilesJson, NOW_MS, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
+import { filesNamedBy, inputFilesJson, NOW_MS, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
 /** A job of any kind but tool.run: its payload is `data`. */
 export interface Enqueue<K extends ControlKind> {
@@ -111,12 +111,9 @@ const queuingInsert = perDatabase((db) => buildAdmittedInsert(db, false));
 function buildAdmittedInsert(db: Db, claims: boolean) {
   const p = sql.placeholder;
   const userId = p("userId");
-  const inputs = db.$with("inputs").as(
-    db
-      .select({ id: file.id, status: file.status, filename: file.filename, size: file.size, mime: file.mime, storageKey: file.storageKey })
-      .from(file)
-      .where(and(eq(file.userId, userId), sql`${file.id} = any(array(select jsonb_array_elements_text(${p("ids")}::jsonb)))`, eq(file.status, "UPLOADED"), lte(file.size, p("maxBytes")))),
-  );
+  const inputs = db
+    .$with("inputs", { id: file.id, status: file.status, filename: file.filename, size: file.size, mime: file.mime, storageKey: file.storageKey })
+    .as(sql`select i.id, i.status, i.filename, i.size, i.mime, i.storage_key from ${filesNamedBy(sql`${p("ids")}::jsonb`)} where i.user_id = ${userId} and i.status = 'UPLOADED' and i.size <= ${p("maxBytes")}`);
   // OFFSET 0 keeps `go` a subquery evaluated once: inlined, its expression would be copied into
   // each of the four columns that read `ok`, and the limits' subqueries run four times.
   const go = db.$with("go", { ok: sql<boolean>`ok` }).as(sql`select ${claims ? runsNow(sql`${userId}::text`, { perUser: sql`${p("perUser")}::int`, global: sql`${p("global")}::int` }) : sql`false`} as ok offset 0`);
