@@ -165,6 +165,7 @@ async function startWorker(s: Services) {
   s.jobs.runHere(runner, toolRun);
   return {
     runner,
+    pool,
     /** Running jobs finish within `graceMs`, or are handed back to the queue; then the pool closes. */
     async stop(graceMs = s.env.shutdownGraceMs) {
       await unlisten().catch(() => {});
@@ -212,11 +213,12 @@ async function warmUp(services: Services, calls: number): Promise<void> {
  * On PGlite, with this process running tools, makes `calls` tool calls to itself through `app`
  * before the server listens (tools/warm-up-requests.ts). A failure only costs speed.
  */
-async function warmUpPath(app: App, services: Services, calls: number): Promise<void> {
-  if (services.database.kind !== "pglite" || services.env.role === "api" || calls === 0) return;
+async function warmUpPath(app: App, services: Services, pool: WorkerPool | undefined, calls: number): Promise<void> {
+  if (services.database.kind !== "pglite" || !pool || calls === 0) return;
   const started = performance.now();
   try {
     const succeeded = await warmUpRequests(app, services, calls);
+    pool.recycleIdle();
     Bun.gc(true);
     services.log.info({ calls, succeeded, ms: Math.round(performance.now() - started) }, "warmed up the tool call path");
   } catch (err) {
@@ -230,7 +232,7 @@ export async function startServer(env: Env): Promise<Running> {
   const app = createApp(services);
   // Before listening: the warm-up's calls need this process's tool lanes.
   const worker = await startWorker(services);
-  await warmUpPath(app, services, env.warmUpRequests);
+  await warmUpPath(app, services, worker?.pool, env.warmUpRequests);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
   services.limiter.start();
   services.log.info({ url: env.publicUrl, database: services.database.kind, storage: services.store.kind, role: env.role }, "listening");

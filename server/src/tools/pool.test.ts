@@ -25,6 +25,16 @@ async function pdf(pages: number): Promise<Uint8Array> {
 }
 
 const SLOW_START = new URL("./slow-start-worker.fixture.ts", import.meta.url).href;
+const COUNTING = new URL("./counting-worker.fixture.ts", import.meta.url).href;
+
+/** The run count the counting fixture answered: 1 from a fresh worker. */
+async function runsOf(p: WorkerPool, id: string, ms = 0): Promise<number> {
+  const out = await p.run({ id, slug: "test.count", inputs: [], params: { ms }, timeoutMs: 60_000 });
+  if (!out.ok) throw new Error(out.error.message);
+  const [first] = out.outputs;
+  if (!("bytes" in first)) throw new Error("the fixture answers bytes");
+  return first.bytes[0];
+}
 
 const input = async (pages: number) => [{ name: "in.pdf", bytes: await pdf(pages), mime: "application/pdf" }];
 
@@ -118,5 +128,17 @@ describe("WorkerPool", () => {
     const inputs = await input(2);
     const [a, b] = await Promise.all([0, 1].map((i) => p.run({ id: `p${i}`, slug: "pdf.split", inputs: [{ ...inputs[0], bytes: inputs[0].bytes.slice() }], params: {}, timeoutMs: 60_000 })));
     expect(a.ok && b.ok).toBe(true);
+  });
+
+  test("recycleIdle gives each idle worker's place to a fresh one, and leaves a running one to finish", async () => {
+    const p = pool(1, COUNTING);
+    expect([await runsOf(p, "c1"), await runsOf(p, "c2")]).toEqual([1, 2]);
+    p.recycleIdle();
+    expect(await runsOf(p, "c3")).toBe(1);
+    const running = runsOf(p, "c4", 300);
+    await Bun.sleep(50);
+    p.recycleIdle();
+    expect(await running).toBe(2);
+    expect(await runsOf(p, "c5")).toBe(3);
   });
 });

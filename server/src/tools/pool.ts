@@ -83,6 +83,15 @@ export class WorkerPool {
     for (const slot of this.slots) slot.worker.terminate();
   }
 
+  /**
+   * Replaces every idle worker with a fresh one, which loads an engine only when a run needs it:
+   * after the boot's warm-up, whose runs loaded the PDF engine (about 35 MB resident) in a server
+   * that may never run a PDF tool itself.
+   */
+  recycleIdle(): void {
+    for (const slot of this.slots) if (!slot.task && !this.closed) this.replace(slot);
+  }
+
   private spawn(): Slot {
     const worker = new Worker(this.workerUrl);
     let markReady!: () => void;
