@@ -211,13 +211,16 @@ async function warmUp(services: Services, calls: number): Promise<void> {
 
 /**
  * On PGlite, with this process running tools, makes `calls` tool calls to itself through `app`
- * before the server listens (tools/warm-up-requests.ts). A failure only costs speed.
+ * before the server listens (tools/warm-up-requests.ts). A failure only costs speed. With no
+ * calls to make it still deletes what a warm-up cut short by a crash left behind.
  */
 async function warmUpPath(app: App, services: Services, pool: WorkerPool | undefined, calls: number): Promise<void> {
-  if (services.database.kind !== "pglite" || !pool || calls === 0) return;
+  if (services.database.kind !== "pglite") return;
+  const making = pool ? calls : 0;
   const started = performance.now();
   try {
-    const succeeded = await warmUpRequests(app, services, calls);
+    const succeeded = await warmUpRequests(app, services, making);
+    if (!pool || making === 0) return;
     pool.recycleIdle();
     Bun.gc(true);
     services.log.info({ calls, succeeded, ms: Math.round(performance.now() - started) }, "warmed up the tool call path");
