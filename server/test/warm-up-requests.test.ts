@@ -11,7 +11,8 @@ import { resultRows } from "../src/db/client";
 import { file, job, user } from "../src/db/schema";
 import { newId } from "../src/lib/ids";
 import { insertToolJob } from "../src/queue/queue.testkit";
-import { WARM_UP_DOMAIN, warmUpRequests } from "../src/tools/warm-up-requests";
+import { WARM_UP_DOMAIN } from "../src/tools/warm-up";
+import { warmUpRequests } from "../src/tools/warm-up-requests";
 import { makePdf } from "./fixtures";
 import { startTestServer, type TestServer } from "./harness";
 

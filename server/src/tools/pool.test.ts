@@ -135,10 +135,14 @@ describe("WorkerPool", () => {
     expect([await runsOf(p, "c1"), await runsOf(p, "c2")]).toEqual([1, 2]);
     p.recycleIdle();
     expect(await runsOf(p, "c3")).toBe(1);
-    const running = runsOf(p, "c4", 300);
-    await Bun.sleep(50);
+    // Recycled once the worker says the run began: it then sleeps 3 s, room for a busy machine's late timers.
+    let began!: () => void;
+    const started = new Promise<void>((r) => (began = r));
+    const running = p.run({ id: "c4", slug: "test.count", inputs: [], params: { ms: 3000 }, timeoutMs: 60_000, onStarted: began });
+    await started;
     p.recycleIdle();
-    expect(await running).toBe(2);
+    const out = await running;
+    expect(out.ok && "bytes" in out.outputs[0] && out.outputs[0].bytes[0]).toBe(2);
     expect(await runsOf(p, "c5")).toBe(3);
   });
 });

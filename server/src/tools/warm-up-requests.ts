@@ -20,20 +20,19 @@
  * calls would wait their turn behind real jobs.
  */
 import { VektorClient } from "@vektor/shared/client";
-import { eq, like } from "drizzle-orm";
+import { like } from "drizzle-orm";
 import type { App } from "../app";
-import { file, user } from "../db/schema";
+import { user } from "../db/schema";
 import { ownRequest } from "../http/core";
 import { newId } from "../lib/ids";
+import { AccountService } from "../modules/account/account-service";
 import type { Services } from "../services";
-
-/** The made-up users' e-mail domain (RFC 2606: never delivered to). */
-export const WARM_UP_DOMAIN = "warm-up.invalid";
+import { WARM_UP_DOMAIN } from "./warm-up";
 
 /** The warm-up stops here whatever is left of its calls: a slow machine starts later, not much later. */
 const BUDGET_MS = 10_000;
 
-type Deps = Pick<Services, "database" | "store" | "tokens" | "jobs">;
+type Deps = Pick<Services, "database" | "store" | "tokens" | "jobs" | "auth" | "log">;
 
 /** Makes up to `calls` tool calls through `app` (see the module's comment). Answers how many succeeded. */
 export async function warmUpRequests(app: App, s: Deps, calls: number): Promise<number> {
@@ -59,15 +58,11 @@ export async function warmUpRequests(app: App, s: Deps, calls: number): Promise<
   }
 }
 
-/** Deletes every made-up user: its files' objects, then its row (which takes its files, jobs and tokens). */
+/** Deletes every made-up user as an account is deleted (AccountService.purge): its files' objects, then its rows. */
 async function deleteWarmUpUsers(s: Deps): Promise<void> {
   const { db } = s.database;
-  const users = await db.select({ id: user.id }).from(user).where(like(user.email, `%@${WARM_UP_DOMAIN}`));
-  for (const u of users) {
-    const files = await db.select({ key: file.storageKey }).from(file).where(eq(file.userId, u.id));
-    for (const f of files) await s.store.delete(f.key);
-    await db.delete(user).where(eq(user.id, u.id));
-  }
+  const accounts = new AccountService({ db, auth: s.auth, store: s.store, log: s.log });
+  for (const u of await db.select({ id: user.id }).from(user).where(like(user.email, `%@${WARM_UP_DOMAIN}`))) await accounts.purge(u.id);
 }
 
 /**

@@ -21,6 +21,9 @@ import { newId } from "../lib/ids";
 import { enqueueAdmitted } from "../queue/enqueue";
 import { recordSuccess } from "./record-success";
 
+/** The made-up users' e-mail domain, here and in warm-up-requests.ts (RFC 2606: never delivered to). */
+export const WARM_UP_DOMAIN = "warm-up.invalid";
+
 /** Calls per round: they share one transaction and its made-up rows (200 calls took 0.58 s so, 1.64 s one a round). */
 const CALLS_PER_ROUND = 10;
 
@@ -38,7 +41,7 @@ async function round(db: Db, calls: number): Promise<number> {
   return rolledBack(db, async (t) => {
     const userId = newId("warmup");
     const fileId = newId("f");
-    await t.insert(user).values({ id: userId, name: "warm-up", email: `${userId}@warm-up.invalid` });
+    await t.insert(user).values({ id: userId, name: "warm-up", email: `${userId}@${WARM_UP_DOMAIN}` });
     await t.insert(file).values({ id: fileId, userId, filename: "in.pdf", mime: "application/pdf", size: 1, status: "UPLOADED", storageKey: `warm-up/${fileId}`, uploadedAt: new Date() });
     let recorded = 0;
     for (let i = 0; i < calls; i++) if (await call(t, userId, fileId)) recorded++;

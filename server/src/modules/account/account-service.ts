@@ -87,6 +87,13 @@ export class AccountService {
    */
   async delete(userId: string, password: string): Promise<{ files: number }> {
     await this.confirmPassword(userId, password);
+    const files = await this.purge(userId);
+    this.d.log.info({ userId, files }, "account deleted");
+    return { files };
+  }
+
+  /** Deletes the account as `delete` does, unasked (the boot's made-up warm-up users); answers how many files it had. */
+  async purge(userId: string): Promise<number> {
     const { db, store } = this.d;
     const files = await db.select({ key: file.storageKey, uploadId: file.uploadId }).from(file).where(eq(file.userId, userId));
     for (const f of files) {
@@ -99,8 +106,7 @@ export class AccountService {
     await ctx.internalAdapter.deleteUser(userId);
     // Password-reset links name the user in their value.
     await db.delete(verification).where(eq(verification.value, userId));
-    this.d.log.info({ userId, files: files.length }, "account deleted");
-    return { files: files.length };
+    return files.length;
   }
 
   private async confirmPassword(userId: string, password: string): Promise<void> {
