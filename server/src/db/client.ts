@@ -4,6 +4,7 @@
  * SQL and run the same drizzle migrations.
  */
 import { PGlite, types, type QueryOptions, type Transaction } from "@electric-sql/pglite";
+import { NodeFS } from "@electric-sql/pglite/nodefs";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -14,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { pgliteOptions } from "./pglite-options";
-import { PgliteStatements } from "./pglite-statements";
+import { MAX_STATEMENTS, PgliteStatements } from "./pglite-statements";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -58,9 +59,10 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
  */
 async function openPglite(dir: string, sharedBuffers: string): Promise<Database> {
   await initPgliteInChild(dir, sharedBuffers);
-  const client = new PGlite(dir, { ...pgliteOptions(sharedBuffers), parsers: DRIZZLE_PARSERS });
+  // NodeFS, as PGlite picks for a directory, named here: it writes through, so nothing needs syncing after a query.
+  const client = new PGlite({ fs: new NodeFS(dir), ...pgliteOptions(sharedBuffers), parsers: DRIZZLE_PARSERS });
   await client.waitReady;
-  const db = drizzlePglite(drizzleClient(client, new PgliteStatements(client)), { schema }) as unknown as Db;
+  const db = drizzlePglite(drizzleClient(client, new PgliteStatements(client, MAX_STATEMENTS, false)), { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {
     db,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PGlite } from "@electric-sql/pglite";
-import { PgliteStatements } from "./pglite-statements";
+import { MAX_STATEMENTS, PgliteStatements } from "./pglite-statements";
 
 // One in-memory PGlite for the file (its initdb takes seconds); each test uses its own tables.
 let pg: PGlite;
@@ -109,5 +109,25 @@ describe("PgliteStatements", () => {
     for (const until = Date.now() + 5000; heard.length === 0 && Date.now() < until; ) await Bun.sleep(10);
     await unlisten();
     expect(heard).toEqual(["hello"]);
+  });
+
+  test("a query outside a transaction syncs PGlite's file system, unless told it writes through; one inside never does", async () => {
+    let syncs = 0;
+    const sync = pg.syncToFs.bind(pg);
+    pg.syncToFs = () => (syncs++, sync());
+    try {
+      await pg.exec("create table synced (id int primary key)");
+      const counted = async (s: PgliteStatements, inTransaction: boolean) => {
+        syncs = 0;
+        await s.query("insert into synced values ($1) on conflict do nothing", [1], undefined, inTransaction);
+        return syncs;
+      };
+      expect(await counted(new PgliteStatements(pg), false)).toBe(1);
+      expect(await counted(new PgliteStatements(pg, MAX_STATEMENTS, false), false)).toBe(0);
+      expect(await pg.transaction(async () => counted(new PgliteStatements(pg), true))).toBe(0);
+      expect((await pg.query<{ n: number }>("select count(*)::int as n from synced")).rows[0].n).toBe(1);
+    } finally {
+      pg.syncToFs = sync;
+    }
   });
 });

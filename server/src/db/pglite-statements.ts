@@ -35,6 +35,12 @@ export class PgliteStatements {
   constructor(
     private readonly pg: PGlite,
     private readonly max = MAX_STATEMENTS,
+    /**
+     * Whether a query outside a transaction ends with PGlite's syncToFs, as its own `query` does.
+     * Off where the file system writes through (NodeFS: Postgres's writes are the host's files),
+     * whose syncToFs does nothing but still costs a lock and two awaits on every statement.
+     */
+    private readonly syncsFs = true,
   ) {}
 
   /** Whether `query` answers these options as PGlite would (a blob or explicit parameter types go to PGlite's own path). */
@@ -83,7 +89,7 @@ export class PgliteStatements {
       { syncToFs: false },
     );
     // Outside a transaction PGlite flushes its file system after each query (a no-op on disk, not in IndexedDB).
-    if (!inTransaction) await this.pg.syncToFs();
+    if (!inTransaction && this.syncsFs) await this.pg.syncToFs();
     return parse.parseResults(messages, this.pg.parsers, options)[0] as Results<T>;
   }
 

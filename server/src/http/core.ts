@@ -66,9 +66,9 @@ export function requestStartOf(request: Request): number | undefined {
 
 /** A request body's bytes, at most `limit` of them (413 PAYLOAD_TOO_LARGE beyond, said of `what`), read before anything parses them. */
 export async function readCappedBytes(request: Request, limit: number, what = "JSON bodies"): Promise<Uint8Array> {
-  const tooLarge = () => new ServiceError("PAYLOAD_TOO_LARGE", `${what} are limited to ${limit} bytes`);
-  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge();
+  const declared = declaredLength(request, limit, what);
   if (!request.body) return new Uint8Array(0);
+  if (declared !== null) return withinBodyDeadline(bodyLimitsOf(request), declared, request.bytes());
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
@@ -77,18 +77,35 @@ export async function readCappedBytes(request: Request, limit: number, what = "J
       total += r.value.byteLength;
       if (total > limit) {
         await reader.cancel();
-        throw tooLarge();
+        throw tooLarge(limit, what);
       }
       chunks.push(r.value);
     }
     return Buffer.concat(chunks);
   };
   // A body of unknown length may be as long as the cap: its deadline is the cap's.
-  const expected = Number(request.headers.get("content-length") ?? limit) || 0;
-  return withinBodyDeadline(bodyLimitsOf(request), expected, readAll(), () => void reader.cancel().catch(() => {}));
+  return withinBodyDeadline(bodyLimitsOf(request), limit, readAll(), () => void reader.cancel().catch(() => {}));
 }
 
+/**
+ * The body's declared length (Content-Length), or null when it declares none: then it is read
+ * chunk by chunk and cut off at `limit`. Declared and within `limit`, it is read whole at once
+ * (Bun reads exactly that many bytes): a stream reader costs about 0.1 ms more per request on a
+ * machine whose caches went cold between calls. Declared beyond `limit`: 413 before any byte is read.
+ */
+function declaredLength(request: Request, limit: number, what: string): number | null {
+  const header = request.headers.get("content-length");
+  const length = header === null ? NaN : Number(header);
+  if (!Number.isSafeInteger(length) || length < 0) return null;
+  if (length > limit) throw tooLarge(limit, what);
+  return length;
+}
+
+const tooLarge = (limit: number, what: string) => new ServiceError("PAYLOAD_TOO_LARGE", `${what} are limited to ${limit} bytes`);
+
 async function readCapped(request: Request, limit: number): Promise<string> {
+  const declared = declaredLength(request, limit, "JSON bodies");
+  if (declared !== null && request.body) return withinBodyDeadline(bodyLimitsOf(request), declared, request.text());
   return new TextDecoder().decode(await readCappedBytes(request, limit));
 }
 
