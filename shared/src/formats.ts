@@ -60,6 +60,16 @@ export type FormatId = (typeof FORMATS)[number]["id"];
 
 const byId = new Map<string, FormatInfo>(FORMATS.map((f) => [f.id, f]));
 
+/** The formats with each MIME type and each extension, in FORMATS order: every upload and every tool output looks its own up. */
+const withMime = indexBy((f) => f.mimes);
+const withExtension = indexBy((f) => f.extensions);
+
+function indexBy(keys: (f: FormatInfo) => readonly string[]): Map<string, readonly FormatInfo[]> {
+  const index = new Map<string, readonly FormatInfo[]>();
+  for (const f of FORMATS) for (const key of new Set(keys(f))) index.set(key, [...(index.get(key) ?? []), f]);
+  return index;
+}
+
 export function formatInfo(id: string): FormatInfo | undefined {
   return byId.get(id);
 }
@@ -79,11 +89,9 @@ function extensionOf(filename: string): string {
  * alone can be generic (application/zip, text/plain), so the extension narrows it; the
  * signature check then accepts the upload when any candidate matches.
  */
-export function candidateFormats(mime: string, filename: string): FormatInfo[] {
-  const m = mime.toLowerCase().split(";")[0].trim();
-  const ext = extensionOf(filename);
-  const byMime = FORMATS.filter((f) => (f.mimes as readonly string[]).includes(m));
-  const byExt = FORMATS.filter((f) => (f.extensions as readonly string[]).includes(ext));
+export function candidateFormats(mime: string, filename: string): readonly FormatInfo[] {
+  const byMime = withMime.get(mime.toLowerCase().split(";")[0].trim()) ?? [];
+  const byExt = withExtension.get(extensionOf(filename)) ?? [];
   if (byMime.length && byExt.length) {
     const both = byMime.filter((f) => byExt.includes(f));
     return both.length ? both : byMime;
