@@ -7,7 +7,7 @@ import { claimJobs, QUEUED } from "./claim";
 import { requeue } from "./control";
 import { rolledBack } from "../db/rolled-back";
 import type { ControlHandler } from "./registry";
-import { clearQueue, gate, handlerSet, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
+import { clearQueue, gate, handlerSet, insertToolJob, insertUser, jobRow, makeRunner, openTestQueue, SETUP_TIMEOUT, stopRunners, waitFor, waitForStatus, type TestQueue } from "./queue.testkit";
 
 let q: TestQueue;
 beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
@@ -149,5 +149,44 @@ describe("due at once", () => {
         expect((await claimJobs(t, QUEUED, LANE, 1, false)).rows.map((r) => r.id)).toEqual([id!]);
       });
     }
+  });
+});
+
+describe("a claim's statement, built once per database", () => {
+  // The claim is prepared on its first use; every later one must run with its own values (how
+  // many, which lane, the limits, the lease), never the first one's.
+  const leaseSecs = (t: { leaseUntil: Date | null }) => Math.round(((t.leaseUntil?.getTime() ?? 0) - Date.now()) / 1000);
+
+  test("takes each call's limit, lane and lease", async () => {
+    await rolledBack(q.db, async (t) => {
+      for (let i = 0; i < 4; i++) await enqueue(t, step(i));
+      const one = await claimJobs(t, QUEUED, { lane: "control", perUser: 0, global: 0, leaseMs: 60_000 }, 1, false);
+      expect(one.rows).toHaveLength(1);
+      expect(one.more).toBe(true);
+      expect(leaseSecs(one.rows[0])).toBeWithin(55, 61);
+      const two = await claimJobs(t, QUEUED, { lane: "control", perUser: 0, global: 0, leaseMs: 600_000 }, 2, false);
+      expect(two.rows).toHaveLength(2);
+      expect(two.rows.map(leaseSecs).every((s) => s > 590 && s <= 600)).toBe(true);
+      expect((await claimJobs(t, QUEUED, { lane: "outbound", perUser: 0, global: 0, leaseMs: 60_000 }, 5, false)).rows).toEqual([]);
+      const last = await claimJobs(t, QUEUED, { lane: "control", perUser: 0, global: 0, leaseMs: 60_000 }, 5, false);
+      expect(last.rows).toHaveLength(1);
+      expect(last.more).toBe(false);
+    });
+  });
+
+  test("a tool claim takes each call's per-user and global limits", async () => {
+    await rolledBack(q.db, async (t) => {
+      const userId = await insertUser(t);
+      for (let i = 0; i < 3; i++) await insertToolJob(t, { userId, type: "pdf.rotate" });
+      const tool = (perUser: number, global: number) => claimJobs(t, QUEUED, { lane: "tool", perUser, global, leaseMs: 60_000 }, 1, true);
+      expect((await tool(1, 0)).rows).toHaveLength(1);
+      // One runs: a per-user limit of 1 holds the next back (due work is still there), one of 2 lets it run.
+      const held = await tool(1, 0);
+      expect(held.rows).toEqual([]);
+      expect(held.more).toBe(true);
+      expect((await tool(2, 0)).rows).toHaveLength(1);
+      expect((await tool(10, 2)).rows).toEqual([]);
+      expect((await tool(10, 3)).rows).toHaveLength(1);
+    });
   });
 });
