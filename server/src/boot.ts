@@ -235,6 +235,8 @@ export async function startServer(env: Env): Promise<Running> {
   const app = createApp(services);
   // Before listening: the warm-up's calls need this process's tool lanes.
   const worker = await startWorker(services);
+  // A batch's event streams hear its items end (any process's), so its end is told when it happens.
+  const unlistenBatches = await services.database.listen("vektor_batches", (batchId) => services.batchEvents.heard(batchId));
   await warmUpPath(app, services, worker?.pool, env.warmUpRequests);
   app.listen({ hostname: env.host, port: env.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 120 });
   services.limiter.start();
@@ -247,6 +249,7 @@ export async function startServer(env: Env): Promise<Running> {
     async stop(graceMs = env.shutdownGraceMs) {
       services.lifecycle.draining = true;
       services.batchEvents.close();
+      await unlistenBatches().catch(() => {});
       await services.runEvents.close();
       await worker?.stop(graceMs);
       await app.stop(false);
