@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import postgres from "postgres";
 import { pgliteOptions } from "./pglite-options";
 import { MAX_STATEMENTS, PgliteStatements } from "./pglite-statements";
+import { pgliteUpkeep } from "./pglite-upkeep";
 import { schema, type Schema } from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -32,8 +33,9 @@ export interface Database {
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   /**
    * Routine upkeep, run by the retention job: PGlite is one standalone backend, with no
-   * autovacuum, so its tables are vacuumed and analyzed here (dead row versions reclaimed, the
-   * planner's statistics kept current); a Postgres server's autovacuum does this itself.
+   * autovacuum, so the tables that changed enough are vacuumed and analyzed here, one at a time
+   * (pglite-upkeep.ts: dead row versions reclaimed, the planner's statistics kept current); a
+   * Postgres server's autovacuum does this itself.
    */
   maintain(): Promise<void>;
   close(): Promise<void>;
@@ -68,7 +70,7 @@ async function openPglite(dir: string, sharedBuffers: string): Promise<Database>
     db,
     kind: "pglite",
     listen: (channel, fn) => client.listen(channel, fn),
-    maintain: async () => void (await client.exec("VACUUM (ANALYZE)")),
+    maintain: async () => void (await pgliteUpkeep(client)),
     close: () => client.close(),
   };
 }
