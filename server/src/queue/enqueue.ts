@@ -50,14 +50,85 @@ export async function enqueue<K extends ControlKind>(db: Db | Tx, e: Enqueue<K> 
   return row?.id ?? null;
 }
 
-/** Queues many jobs in one statement; answers the rows queued (in order, dedupe no-ops left out). */
+/**
+ * Queues many jobs in one statement; answers the rows queued (in order, dedupe no-ops left out).
+ * The rows go as one JSON parameter read by jsonb_to_recordset: as a VALUES list, drizzle built
+ * a parameter per column of every row, 33 ms of the API's thread for a batch of 400 items.
+ */
 export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<JobRow[]> {
   if (entries.length === 0) return [];
+  const records = JSON.stringify(entries.map(recordOf));
   return db
     .insert(job)
-    .values(entries.map(rowOf))
+    .select(sql`select ${FROM_RECORD} from jsonb_to_recordset(${records}::jsonb) as r(${RECORD_COLUMNS}) order by r.n`)
     .onConflictDoNothing({ target: job.dedupeKey, where: sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')` })
     .returning();
+}
+
+/** What differs from one job to another, as enqueueAll's records carry it (`n`: its place in the statement). */
+const RECORD = {
+  n: "int",
+  id: "text",
+  kind: "text",
+  lane: "text",
+  type: "text",
+  user_id: "text",
+  params: "jsonb",
+  input_file_ids: "jsonb",
+  data: "jsonb",
+  run_after: "timestamptz",
+  dedupe_key: "text",
+  origin: "text",
+  batch_id: "text",
+  position: "int",
+};
+const RECORD_COLUMNS = sql.raw(Object.entries(RECORD).map(([name, type]) => `${name} ${type}`).join(", "));
+
+/** The columns every queued job starts with, as SQL: one raw text, so building the statement costs nothing per column. */
+const START: Record<string, string> = {
+  status: "'queued'",
+  output_file_ids: "'[]'::jsonb",
+  progress: "0",
+  attempts: "0",
+  error_code: "null",
+  error_message: "null",
+  lease_until: "null",
+  cancel_requested_at: "null",
+  created_at: "now()",
+  started_at: "null",
+  finished_at: "null",
+  run_after: "coalesce(r.run_after, date_trunc('milliseconds', now()))",
+};
+
+/** A record's job row, in the table's column order (rowOf writes the same). */
+const FROM_RECORD = sql.raw(
+  Object.values(getTableColumns(job))
+    .map(({ name }) => {
+      const value = START[name] ?? (name in RECORD ? `r.${name}` : null);
+      if (value === null) throw new Error(`enqueueAll writes no value for job.${name}`);
+      return value;
+    })
+    .join(", "),
+);
+
+function recordOf(e: AnyEnqueue, n: number): Record<keyof typeof RECORD, unknown> {
+  const row = rowOf(e);
+  return {
+    n,
+    id: row.id,
+    kind: row.kind,
+    lane: row.lane,
+    type: row.type,
+    user_id: row.userId,
+    params: row.params,
+    input_file_ids: row.inputFileIds,
+    data: row.data,
+    run_after: is(row.runAfter, SQL) ? null : row.runAfter,
+    dedupe_key: row.dedupeKey,
+    origin: row.origin,
+    batch_id: row.batchId,
+    position: row.position,
+  };
 }
 
 /** The limits and lease a tool job is inserted claimed under (JobRunner.reserveToolLane gives them). */

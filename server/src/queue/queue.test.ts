@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { job } from "../db/schema";
-import { dueNow, enqueue } from "./enqueue";
+import { dueNow, enqueue, enqueueAll, type AnyEnqueue } from "./enqueue";
 import { claimJobs, QUEUED } from "./claim";
 import { requeue } from "./control";
 import { rolledBack } from "../db/rolled-back";
@@ -187,6 +187,27 @@ describe("a claim's statement, built once per database", () => {
       expect((await tool(2, 0)).rows).toHaveLength(1);
       expect((await tool(10, 2)).rows).toEqual([]);
       expect((await tool(10, 3)).rows).toHaveLength(1);
+    });
+  });
+});
+
+describe("many jobs in one statement", () => {
+  test("come back in order, each with its own values, a held dedupe key's left out", async () => {
+    await rolledBack(q.db, async (t) => {
+      const userId = await insertUser(t);
+      const later = new Date(Date.now() + 3_600_000);
+      const items: AnyEnqueue[] = Array.from({ length: 600 }, (_, i) => ({ kind: "tool.run", userId, tool: { slug: "pdf.rotate", params: { degrees: 90, i }, inputFileIds: [`f${i}`] }, origin: "batch", batchId: "b1", position: i }));
+      const entries: AnyEnqueue[] = [{ ...step(1), dedupeKey: "k", runAfter: later }, ...items, { ...step(2), dedupeKey: "k" }, step(3)];
+      const rows = await enqueueAll(t, entries);
+      expect(rows).toHaveLength(602);
+      expect(rows[0]).toMatchObject({ kind: "workflow.step", lane: "control", type: "workflow.step", status: "queued", dedupeKey: "k", data: step(1).data, userId: null, origin: "system", attempts: 0, outputFileIds: [] });
+      expect(rows[0].runAfter.getTime()).toBe(later.getTime());
+      rows.slice(1, 601).forEach((r, i) => expect(r).toMatchObject({ kind: "tool.run", lane: "tool", type: "pdf.rotate", userId, params: { degrees: 90, i }, inputFileIds: [`f${i}`], batchId: "b1", position: i, origin: "batch", data: null, dedupeKey: null }));
+      expect(rows[601]).toMatchObject({ kind: "workflow.step", data: step(3).data, dedupeKey: null });
+      // Due at once: run_after is the statement's now, to the millisecond.
+      expect(rows[601].runAfter.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(new Set(rows.map((r) => r.id)).size).toBe(602);
+      expect((await t.select({ n: sql<number>`count(*)::int` }).from(job))[0].n).toBe(602);
     });
   });
 });
