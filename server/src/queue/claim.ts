@@ -112,8 +112,8 @@ const claims = perDatabase(() => new Map<SQL, Map<string, ReturnType<typeof buil
 
 function preparedClaim(db: Db, which: SQL, tool: boolean, withInputs: boolean) {
   const byWhich = claims(db);
-  const forWhich = byWhich.get(which) ?? new Map<string, ReturnType<typeof buildClaim>>();
-  byWhich.set(which, forWhich);
+  let forWhich = byWhich.get(which);
+  if (!forWhich) byWhich.set(which, (forWhich = new Map()));
   const key = `${tool}/${withInputs}`;
   let claim = forWhich.get(key);
   if (!claim) forWhich.set(key, (claim = buildClaim(db, which, tool, withInputs)));

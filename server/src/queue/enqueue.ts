@@ -84,31 +84,23 @@ const RECORD = {
 };
 const RECORD_COLUMNS = sql.raw(Object.entries(RECORD).map(([name, type]) => `${name} ${type}`).join(", "));
 
-/** The columns every queued job starts with, as SQL: one raw text, so building the statement costs nothing per column. */
-const START: Record<string, string> = {
-  status: "'queued'",
-  output_file_ids: "'[]'::jsonb",
-  progress: "0",
-  attempts: "0",
-  error_code: "null",
-  error_message: "null",
-  lease_until: "null",
-  cancel_requested_at: "null",
-  created_at: "now()",
-  started_at: "null",
-  finished_at: "null",
-  run_after: "coalesce(r.run_after, date_trunc('milliseconds', now()))",
-};
+/** What rowOf writes for every job: the columns a record does not carry come from here. */
+const STARTING = rowOf({ kind: "tool.run", userId: "", tool: { slug: "", params: {}, inputFileIds: [] }, origin: "api" });
 
-/** A record's job row, in the table's column order (rowOf writes the same). */
-const FROM_RECORD = sql.raw(
-  Object.values(getTableColumns(job))
-    .map(({ name }) => {
-      const value = START[name] ?? (name in RECORD ? `r.${name}` : null);
-      if (value === null) throw new Error(`enqueueAll writes no value for job.${name}`);
-      return value;
-    })
-    .join(", "),
+/**
+ * A record's job row, in the table's column order: the record's values, the rest as rowOf starts
+ * every job, written as literals (a parameter per column cost a single job's enqueue 0.25 ms more).
+ */
+const FROM_RECORD = sql.join(
+  Object.entries(getTableColumns(job)).map(([key, column]) => {
+    if (column.name === "run_after") return sql`coalesce(r.run_after, ${NOW_MS})`;
+    if (column.name in RECORD) return sql.raw(`r.${column.name}`);
+    const value = STARTING[key as keyof typeof STARTING];
+    if (is(value, SQL)) return value;
+    if (value === null || value === undefined) return sql.raw("null");
+    return sql.raw(`'${String(column.mapToDriverValue(value)).replaceAll("'", "''")}'::${column.getSQLType()}`);
+  }),
+  sql`, `,
 );
 
 function recordOf(e: AnyEnqueue, n: number): Record<keyof typeof RECORD, unknown> {

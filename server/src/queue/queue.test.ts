@@ -154,7 +154,8 @@ describe("due at once", () => {
 
 describe("a claim's statement, built once per database", () => {
   // The claim is prepared on its first use; every later one must run with its own values (how
-  // many, which lane, the limits, the lease), never the first one's.
+  // many, which lane, the limits, the lease), never the first one's. A lease is measured from the
+  // transaction's start, so the bounds leave a slow machine tens of seconds and still tell 60 s from 600 s.
   const leaseSecs = (t: { leaseUntil: Date | null }) => Math.round(((t.leaseUntil?.getTime() ?? 0) - Date.now()) / 1000);
 
   test("takes each call's limit, lane and lease", async () => {
@@ -163,10 +164,10 @@ describe("a claim's statement, built once per database", () => {
       const one = await claimJobs(t, QUEUED, { lane: "control", perUser: 0, global: 0, leaseMs: 60_000 }, 1, false);
       expect(one.rows).toHaveLength(1);
       expect(one.more).toBe(true);
-      expect(leaseSecs(one.rows[0])).toBeWithin(55, 61);
+      expect(leaseSecs(one.rows[0])).toBeWithin(20, 61);
       const two = await claimJobs(t, QUEUED, { lane: "control", perUser: 0, global: 0, leaseMs: 600_000 }, 2, false);
       expect(two.rows).toHaveLength(2);
-      expect(two.rows.map(leaseSecs).every((s) => s > 590 && s <= 600)).toBe(true);
+      expect(two.rows.map(leaseSecs).every((s) => s > 560 && s <= 600)).toBe(true);
       expect((await claimJobs(t, QUEUED, { lane: "outbound", perUser: 0, global: 0, leaseMs: 60_000 }, 5, false)).rows).toEqual([]);
       const last = await claimJobs(t, QUEUED, { lane: "control", perUser: 0, global: 0, leaseMs: 60_000 }, 5, false);
       expect(last.rows).toHaveLength(1);
