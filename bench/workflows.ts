@@ -45,7 +45,10 @@
  *              BENCH_WF_CPU_ROUNDS (3; 0 skips the rounds of 1, 2, 4 worker processes in turn),
  *              BENCH_WF_CPU_WARM_RUNS (300 5-step runs per worker process before them: fewer leave the JIT of
  *              a process that ran fewer runs behind, which shows as CPU per run), BENCH_WF_CPU_ONLY=1
- *              (PostgreSQL runs those rounds only), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
+ *              (PostgreSQL runs those rounds only), BENCH_WF_THREADS=1 (those rounds also print the worker
+ *              processes' CPU per run by thread), BENCH_WF_COUNT_NOTIFY=1 (those rounds also count the
+ *              notifications per run on each channel; the counting connection is one more listener, whose
+ *              backend's CPU counts as PostgreSQL's), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
  *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
 import { signWebhook, type VektorClient } from "@vektor/shared/client";
@@ -53,7 +56,7 @@ import type { Run, RunDetail } from "@vektor/shared/schemas/workflow";
 import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpuSeconds, startCluster, treeCpuSeconds, type Cluster, type Proc } from "./lib/cluster";
+import { cpuSeconds, startCluster, threadCpuSeconds, treeCpuSeconds, type Cluster, type Proc } from "./lib/cluster";
 import { createLogger, inArray, openDatabase, schema, WorkerPool, type Db } from "./lib/deps";
 import { smallPdf } from "./lib/inputs";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
@@ -79,6 +82,8 @@ const CPU_ROUNDS = intEnv("BENCH_WF_CPU_ROUNDS", 3, 0);
 const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 300, 1);
 /** Only those rounds (with BENCH_WF_PGLITE=0: the CPU comparison alone, in a few minutes). */
 const CPU_ONLY = process.env.BENCH_WF_CPU_ONLY === "1";
+/** BENCH_WF_THREADS=1: the CPU rounds also print the worker processes' CPU per run by thread. */
+const THREADS = process.env.BENCH_WF_THREADS === "1";
 const HOOKS = intEnv("BENCH_WF_HOOKS", 40, 2);
 const DELIVERIES = intEnv("BENCH_WF_DELIVERIES", 200, 2);
 const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Number(s.trim()));
@@ -379,6 +384,7 @@ async function cpuRounds(c: Cluster, p: BenchPostgres, client: VektorClient, fil
     cpu: () => ({ server: cpuSeconds(c.api.pid), workers: ws.reduce((t, w) => t + cpuSeconds(w.pid), 0), pg: treeCpuSeconds(p.pid), bench: selfCpu() }),
   });
   const out: CpuRound[] = [];
+  const heard = await countNotifications(p);
   try {
     for (const n of WORKER_COUNTS) {
       const ws = await c.addWorkers(n, 1, { JOB_POLL_MS: String(pollMs) });
@@ -393,11 +399,16 @@ async function cpuRounds(c: Cluster, p: BenchPostgres, client: VektorClient, fil
         // Thawed a moment first, idle, to hear what the other sets' runs notified while it was frozen.
         signal(ws, "SIGCONT");
         await Bun.sleep(DRAIN_MS);
+        const before = heard?.take();
+        const threads0 = THREADS ? workerThreads(ws) : null;
         const ph = await loadPhase(envOf(ws), FIVE, `cpu-${n}-${r}`, FIVE_RUNS);
         signal(ws, "SIGSTOP");
+        if (threads0) log(`  worker threads, CPU ms per run: ${Object.entries(workerThreads(ws)).filter(([name, t]) => t - (threads0[name] ?? 0) > 0.005).map(([name, t]) => `${name} ${fixed(((t - (threads0[name] ?? 0)) * 1000) / FIVE_RUNS, 1)}`).join(", ")}`);
+        if (heard) log(`  notifications per run: ${Object.entries(heard.take()).map(([ch, k]) => `${ch} ${fixed((k - (before?.[ch] ?? 0)) / FIVE_RUNS, 1)}`).join(", ")}`);
         const { claims, rowsPerClaim } = claimsPerRun(ph, FIVE_RUNS);
         out.push({ workers: n, totalMs: totalCpuMs(ph, FIVE_RUNS), claims, rowsPerClaim });
-        log(`CPU round ${r}, ${n} worker${n > 1 ? "s" : ""}: ${fixed(totalCpuMs(ph, FIVE_RUNS), 1)} ms per 5-step run, ${fixed(claims, 1)} claims per run (${fixed(rowsPerClaim, 2)} rows each); other processes used ${fixed(100 * ph.others)}% of the machine`);
+        const part = (k: keyof Cpu) => fixed((ph.cpu[k] * 1000) / FIVE_RUNS, 1);
+        log(`CPU round ${r}, ${n} worker${n > 1 ? "s" : ""}: ${fixed(totalCpuMs(ph, FIVE_RUNS), 1)} ms per 5-step run (API ${part("server")}, workers ${part("workers")}, PostgreSQL ${part("pg")}), ${fixed(claims, 1)} claims per run (${fixed(rowsPerClaim, 2)} rows each); other processes used ${fixed(100 * ph.others)}% of the machine`);
       }
     }
   } finally {
@@ -405,6 +416,24 @@ async function cpuRounds(c: Cluster, p: BenchPostgres, client: VektorClient, fil
     await c.stopWorkers();
   }
   return out;
+}
+
+/** The CPU seconds of the processes' threads so far, summed by thread name over the processes. */
+function workerThreads(ws: Proc[]): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const w of ws) for (const [name, t] of Object.entries(threadCpuSeconds(w.pid))) sum[name] = (sum[name] ?? 0) + t;
+  return sum;
+}
+
+/** BENCH_WF_COUNT_NOTIFY=1: a listener of every channel the service notifies on; `take` answers the counts so far. */
+async function countNotifications(p: BenchPostgres): Promise<{ take(): Record<string, number> } | null> {
+  if (process.env.BENCH_WF_COUNT_NOTIFY !== "1") return null;
+  const counts: Record<string, number> = {};
+  for (const channel of ["vektor_jobs", "vektor_tables", "vektor_invalidate", "vektor_batches"]) {
+    counts[channel] = 0;
+    await p.sql.listen(channel, () => void counts[channel]++);
+  }
+  return { take: () => ({ ...counts }) };
 }
 
 // ---------------------------------------------------------------- what the timestamps say

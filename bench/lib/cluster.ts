@@ -5,7 +5,7 @@
  * from /proc. Loopback only. Every process is killed when the benchmark exits, even on a throw.
  */
 import { VektorClient } from "@vektor/shared/client";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { REPO } from "./deps";
 import { eachLine, freePort } from "./server";
 
@@ -147,3 +147,22 @@ export function treeCpuSeconds(rootPid: number): number {
   return total;
 }
 
+
+/** CPU seconds of each of a process's threads so far, summed by thread name (/proc/<pid>/task/<tid>/comm). */
+export function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "#");
+        const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
+        out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // the process ended
+  }
+  return out;
+}

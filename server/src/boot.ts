@@ -59,9 +59,12 @@ export async function buildServices(env: Env): Promise<Services> {
   ensureDataDirs(env);
   const log = createLogger(env.logLevel);
   const database = await openDatabase(env);
-  const changes = new Invalidations(database);
+  // ROLE=worker answers no request: its cached reads would go unread, and the table changes that
+  // keep them fresh unheard (Invalidations' `tables`), so it keeps none.
+  const servesHttp = env.role !== "worker";
+  const changes = new Invalidations(database, servesHttp);
   await changes.start();
-  const reads = new ReadCache(env.readCacheMs);
+  const reads = new ReadCache(servesHttp ? env.readCacheMs : 0);
   changes.on("table", (table) => reads.changed(table));
   const secret = authSecret(env);
   const config = new ConfigService(database.db, changes, await deriveSecretKey(secret, "config-secrets"));

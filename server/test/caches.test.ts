@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { buildServices } from "../src/boot";
+import { readEnv } from "../src/env";
 import { freePort, PASSWORD, spawnServer, startTestServer, waitFor, type TestServer } from "./harness";
 
 /** What `path` answers `headers` with: the status only. */
@@ -203,6 +205,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("across two processes on one Pos
     await read(); // process B has its copy
     await admin.admin.setConfig("platform_configs", { "processing.browser_max_mb": 123 });
     await waitFor("process B to read the new setting", read, (v) => v === 123, 2000);
+  });
+
+  // A worker answers no request: table changes would only cost it (and its backend) CPU, dozens
+  // per workflow run. Settings still reach it: they set its limits.
+  test("a ROLE=worker process hears setting changes, not table changes, and keeps no read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vektor-caches-worker-"));
+    const w = await buildServices(readEnv({ DATABASE_URL: a.services.env.databaseUrl!, BETTER_AUTH_SECRET: secret, ROLE: "worker", DATA_DIR: dir, LOG_LEVEL: "warn" }));
+    try {
+      const heard = { table: 0, config: 0 };
+      w.changes.on("table", () => void heard.table++);
+      w.changes.on("config", () => void heard.config++);
+      // Through process B: this test's process shares A's origin, whose notifications it ignores.
+      const onB = (c: VektorClient) => new VektorClient({ baseUrl: bUrl, cookie: c.t.cookie! });
+      await onB(await a.user()).files.upload(new Blob(["w\n"]), { filename: "w.txt", mime: "text/plain" });
+      // Sent after the upload's commit, so a listener of both channels hears the upload first.
+      await onB(await a.admin()).admin.setConfig("platform_configs", { "processing.browser_max_mb": 77 });
+      await waitFor("the worker to hear the setting", async () => heard.config, (n) => n > 0, 2000);
+      expect(heard.table).toBe(0);
+      let loads = 0;
+      const load = async () => ++loads;
+      await w.reads.read("k", ["file"], load);
+      await w.reads.read("k", ["file"], load);
+      expect(loads).toBe(2);
+    } finally {
+      await w.changes.stop();
+      await w.database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the rate limit counts one caller's requests in both processes", async () => {
