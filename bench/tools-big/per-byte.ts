@@ -19,7 +19,7 @@ import { zipSync } from "../../wasm-tools/node_modules/fflate";
 import { writePointsGeojson } from "../../wasm-tools/src/gis/testing/big-geojson";
 import { sphereAsciiStl } from "../../wasm-tools/src/mesh/test-support";
 import { stepCopies } from "../../wasm-tools/src/testing/step-copies";
-import { writeWallsIfc } from "../lib/big-ifc";
+import { writeWallsIfc } from "../../wasm-tools/src/testing/big-ifc";
 import { gerber, rasterVrt, writeImagePdf } from "../lib/inputs";
 import { fixed, MiB, printTable } from "../lib/table";
 
@@ -52,7 +52,7 @@ const pdf: Make = async (s) => {
 const geojson: Make = async (s) => [{ name: `points-${s}.geojson`, path: await writePointsGeojson(join(dir, `points-${s}.geojson`), 4 * s) }];
 const step: Make = async (s) => file(`parts-${s}.stp`, stepCopies(join(OCCT, "cax-if/as1-oc-214.stp"), 2 * s));
 const ifc: Make = async (s) => file(`model-${s}.ifc`, stepCopies(join(FIXTURES, "bim/AC20-FZK-Haus.ifc"), s));
-/** Models of walls made in code (bench/lib/big-ifc.ts), about 40 MB per scale step: many small meshes, the GLB's worst case. */
+/** Models of walls made in code (wasm-tools/src/testing/big-ifc.ts), about 40 MB per scale step: many small meshes, the GLB's worst case. */
 const walls: Make = async (s) => {
   const path = join(dir, `walls-${s}.ifc`);
   writeWallsIfc(path, 40 * s);

@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writePointsGeojson } from "../../wasm-tools/src/gis/testing/big-geojson";
 import { writeBigLas, writeBigLaz } from "../../wasm-tools/src/pointcloud/testing/big-clouds";
-import { writeWallsIfc } from "../lib/big-ifc";
+import { writeWallsIfc } from "../../wasm-tools/src/testing/big-ifc";
 import { writeImagePdf } from "../lib/inputs";
 import { ensureCommands, have } from "../lib/native";
 import { startServer } from "../lib/server";

@@ -16,7 +16,7 @@ export const manifest = {
   // web-ifc holds the whole model (its token tape, about the file's size, and its line index), but
   // reads the file through a callback from the host file or the picked File, so the input is not
   // held again beside it; the tool keeps only counts and the spatial tree. The process's peak
-  // grew 1.9x the input on a model of walls made in code (bench/lib/big-ifc.ts) of 306 MB (+0.6 GB;
+  // grew 1.9x the input on a model of walls made in code (wasm-tools/src/testing/big-ifc.ts) of 306 MB (+0.6 GB;
   // 11.6x before), 2.0x at 152 MB and at 985 MB (+2.0 GB); 1.3x the input's growth on 10 and 41 MB
   // copies of FZK-Haus (bun bench/tools-big/per-byte.ts, PER_BYTE_SCALE=4; 3.8x at 2.5 and 10 MB,
   // where the engine's first allocations weigh more). 1 GiB keeps one job within about 2.5 GB.

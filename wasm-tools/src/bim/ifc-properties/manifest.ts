@@ -25,7 +25,7 @@ export const manifest = {
   // web-ifc holds the whole model (its token tape, about the file's size, and its line index), but
   // reads the file through a callback from the host file or the picked File, and the JSON or CSV
   // is written an element at a time (as UTF-8, not as objects and strings). The process's peak grew
-  // 3.4x the input on a model of walls made in code (bench/lib/big-ifc.ts) of 152 MB, 3.2x at 511
+  // 3.4x the input on a model of walls made in code (wasm-tools/src/testing/big-ifc.ts) of 152 MB, 3.2x at 511
   // MB and 3.0x at 985 MB (+3.0 GB; 12.7x at 200 MB before); 2.3x the input's growth on 10 and 41 MB
   // copies of FZK-Haus (bun bench/tools-big/per-byte.ts, PER_BYTE_SCALE=4; 1.9x at 2.5 and 10 MB).
   // 1 GiB keeps one job within about 3.5 GB.

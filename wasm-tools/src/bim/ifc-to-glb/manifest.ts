@@ -25,7 +25,7 @@ export const manifest = {
   // reads the file through a callback from the host file or the picked File. On the server (an
   // output folder) each element's buffer views and the JSON of its mesh, accessors and views go to
   // temporary files there as web-ifc streams the meshes, and the GLB is put together from them at
-  // the end (common/mesh/glb-output.ts): on models of walls made in code (bench/lib/big-ifc.ts,
+  // the end (common/mesh/glb-output.ts): on models of walls made in code (wasm-tools/src/testing/big-ifc.ts,
   // the worst case: each wall a small mesh, the GLB 1.8x the IFC) the process grew 4.2x the input at
   // 162 MB (+685 MB), 3.4x at 312 MB (+1.05 GB), 3.9x at 996 MB (+3.9 GB, 3 min), 3.8-3.9 per input
   // byte between 40 and 162 MB (bun bench/tools-big/per-byte.ts, PER_BYTE_ONLY=walls); before,

@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
-import { writeWallsIfc } from "../../../../bench/lib/big-ifc";
+import { writeWallsIfc } from "../../testing/big-ifc";
 import { validateGlb } from "../../common/mesh/reference";
 import { execute, type ExecuteContext } from "../../runtime/execute";
 import { hostInput, inHostFolder, openFilesIn } from "../../testing/host-files";

@@ -1,12 +1,11 @@
 /**
- * A large IFC4 model written straight to disk in STEP text, for the big-file bench: one site,
+ * A large IFC4 model written straight to disk in STEP text, for the big-file bench and tests: one site,
  * building and storey with walls in a grid, each wall as an authoring tool exports it (its own
  * placement, a rectangle profile extruded to a solid, a body representation, a Pset_WallCommon
  * with two properties), contained in the storey a thousand walls per relation. About 1.1 KB a
  * wall; nothing is held in memory beyond a batch of walls' text.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import { MiB } from "./table";
 
 /** The 64 characters of IFC's compressed GUIDs. */
 const GUID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$";
@@ -79,7 +78,7 @@ ${e(13)}=IFCRELDEFINESBYPROPERTIES('${guid(100_000_000 + k)}',#5,$,$,(${e(9)}),$
 
 /** Writes an IFC4 model of about `mb` MB of walls to `path`; answers the number of walls. */
 export function writeWallsIfc(path: string, mb: number): number {
-  const walls = Math.max(1, Math.round((mb * MiB - HEADER.length) / wall(0, 1_000_000).length));
+  const walls = Math.max(1, Math.round((mb * 2 ** 20 - HEADER.length) / wall(0, 1_000_000).length));
   const fd = openSync(path, "w");
   const put = (text: string) => {
     const bytes = Buffer.from(text, "latin1");
