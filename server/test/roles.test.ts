@@ -8,15 +8,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
 import { freePort, freshDatabase, PASSWORD } from "./harness";
 import { makePdf } from "./fixtures";
 
 const procs: ReturnType<typeof Bun.spawn>[] = [];
 const dirs: string[] = [];
-let drop: (() => Promise<void>) | null = null;
+const drops: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const p of procs) p.kill("SIGKILL");
-  await drop?.();
+  await Promise.all(procs.map((p) => p.exited));
+  for (const drop of drops) await drop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -29,7 +31,7 @@ function spawn(env: Record<string, string>) {
 describe.skipIf(!process.env.TEST_DATABASE_URL)("ROLE=api + ROLE=worker on one PostgreSQL", () => {
   test("the API process queues, the worker process runs, the API reports it done", async () => {
     const db = await freshDatabase(process.env.TEST_DATABASE_URL!);
-    drop = db.drop;
+    drops.push(db.drop);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const shared = { DATABASE_URL: db.url, LOG_LEVEL: "warn", JOB_POLL_MS: "100", BETTER_AUTH_SECRET: "roles-test-secret-roles-test-secret-0123456789" };
@@ -54,5 +56,36 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("ROLE=api + ROLE=worker on one P
     }
     expect(status).toBe("completed");
     expect((await c.t.call<{ batch: { done: number } }>("GET", `/api/batch/${batchId}`)).batch.done).toBe(3);
+  }, 120_000);
+
+  // What the README tells an operator whose PostgreSQL runs on the same host (DATABASE_URL).
+  test("a server reaches PostgreSQL over its Unix socket: postgres:/// with PGHOST, PGPORT and PGUSER", async () => {
+    const db = await freshDatabase(process.env.TEST_DATABASE_URL!);
+    drops.push(db.drop);
+    const url = new URL(db.url);
+    const name = url.pathname.slice(1);
+    const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      const [{ dir }] = await admin<{ dir: string }[]>`select split_part(current_setting('unix_socket_directories'), ',', 1) as dir`;
+      const port = await freePort();
+      const dataDir = mkdtempSync(join(tmpdir(), "vektor-socket-"));
+      dirs.push(dataDir);
+      const socketEnv = { DATABASE_URL: `postgres:///${name}`, PGHOST: dir.trim(), PGPORT: url.port || "5432", PGUSER: decodeURIComponent(url.username) };
+      spawn({ ...socketEnv, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, TOOL_WORKERS: "1" });
+      let ready = false;
+      for (let i = 0; i < 300 && !ready; i++) {
+        ready = await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok).catch(() => false);
+        if (!ready) await Bun.sleep(100);
+      }
+      expect(ready).toBe(true);
+      // A connection over a Unix socket has no client address.
+      const [{ local, tcp }] = await admin<{ local: number; tcp: number }[]>`
+        select count(*) filter (where client_addr is null)::int as local, count(*) filter (where client_addr is not null)::int as tcp
+        from pg_stat_activity where datname = ${name} and backend_type = 'client backend'`;
+      expect(local).toBeGreaterThan(0);
+      expect(tcp).toBe(0);
+    } finally {
+      await admin.end();
+    }
   }, 120_000);
 });
