@@ -126,11 +126,16 @@ export async function startCluster(opts: { dataDir: string; databaseUrl: string;
   return cluster;
 }
 
+/** The fields of a /proc stat file after the command name: [11] utime, [12] stime, [13] cutime, [14] cstime, in ticks of 10 ms. */
+function statFields(path: string): number[] {
+  return readFileSync(path, "utf8").split(") ")[1].split(" ").map(Number);
+}
+
 /** CPU seconds (user + system) a process has used so far, with its reaped children. */
 export function cpuSeconds(pid: number): number {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+    const f = statFields(`/proc/${pid}/stat`);
+    return (f[11] + f[12] + f[13] + f[14]) / 100;
   } catch {
     return 0;
   }
@@ -147,7 +152,6 @@ export function treeCpuSeconds(rootPid: number): number {
   return total;
 }
 
-
 /** CPU seconds of each of a process's threads so far, summed by thread name (/proc/<pid>/task/<tid>/comm). */
 export function threadCpuSeconds(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
@@ -155,8 +159,8 @@ export function threadCpuSeconds(pid: number): Record<string, number> {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
         const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "#");
-        const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
-        out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
+        const f = statFields(`/proc/${pid}/task/${tid}/stat`);
+        out[name] = (out[name] ?? 0) + (f[11] + f[12]) / 100;
       } catch {
         // the thread ended meanwhile
       }
