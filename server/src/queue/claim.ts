@@ -126,7 +126,8 @@ function buildClaim(db: Db, which: SQL, tool: boolean, withInputs: boolean) {
   const claimed = db.$with("claimed").as(claimUpdate(db, which, v, tool));
   const columns = claimed as unknown as Record<keyof JobRow, SQL.Aliased>;
   const jobColumns = Object.fromEntries(Object.keys(getTableColumns(job)).map((k) => [k, columns[k as keyof JobRow]]));
-  const due = sql`(select count(*) from (select 1 from ${job} c where c.lane = ${v.lane} and ((${QUEUED}) or (${EXPIRED})) limit ${p("dueLimit")}) d)`;
+  const dueOf = (which: SQL) => sql`(select count(*) from (${dueJobs(v.lane, which, p("dueLimit"))}) d)`;
+  const due = sql`(${dueOf(QUEUED)} + ${dueOf(EXPIRED)})`;
   const fields: Record<string, SQL | SQL.Aliased> = { ...jobColumns, more: sql<boolean>`m.more` };
   if (withInputs) fields.inputFiles = inputFilesOf(columns.inputFileIds);
   return db
@@ -136,6 +137,16 @@ function buildClaim(db: Db, which: SQL, tool: boolean, withInputs: boolean) {
     .leftJoin(claimed, sql`true`)
     .where(sql`"claimed"."id" is not null or m.more`)
     .prepare("job_claim");
+}
+
+/**
+ * Up to `limit` due jobs of `lane` matching `which`, read in the claim index's order. Unordered,
+ * the planner may read the table from its start, expecting live jobs anywhere; they come after
+ * every job that has ended, so with a deep queue it read the whole history to find two
+ * (3.6 ms with 11,000 ended jobs).
+ */
+export function dueJobs(lane: Value | SQL, which: SQL, limit: Value | SQL) {
+  return sql`select 1 from ${job} c where c.lane = ${lane} and ${which} order by c.run_after limit ${limit}`;
 }
 
 function inputFilesOf(inputFileIds: SQL.Aliased) {

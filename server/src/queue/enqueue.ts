@@ -11,7 +11,7 @@ import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
 import { perDatabase } from "../db/per-database";
 import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
-import { filesNamedBy, inputFilesJson, NOW_MS, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
+import { dueJobs, filesNamedBy, inputFilesJson, NOW_MS, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
 /** A job of any kind but tool.run: its payload is `data`. */
 export interface Enqueue<K extends ControlKind> {
@@ -209,7 +209,8 @@ function buildAdmittedInsert(db: Db, claims: boolean) {
 
 /** Nothing claimable waits before a tool job of `userId` (those came first), and the claim's limits let it run. */
 function runsNow(userId: SQL, limits: Parameters<typeof underToolLimits>[1]) {
-  return sql`(not exists (select 1 from ${job} c where c.lane = 'tool' and ${QUEUED}) and ${underToolLimits(userId, limits)})`;
+  // A scalar subquery, not NOT EXISTS: Postgres drops an EXISTS subquery's ORDER BY, which dueJobs needs.
+  return sql`((${dueJobs(sql`'tool'`, QUEUED, sql`1`)}) is null and ${underToolLimits(userId, limits)})`;
 }
 
 /**

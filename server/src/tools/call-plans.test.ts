@@ -2,7 +2,7 @@
  * The statements every tool job runs (its admitted insert, its claim when it waited, its recorded
  * success) find its input files by primary key, never by reading the whole file table, so a call
  * costs the same on a server that keeps many files; the insert asks the queue and the limits once;
- * and the claim index holds live jobs only. Counted with the transaction's own statistics
+ * the claim index holds live jobs only, and a claim reads it in its order, however deep the queue. Counted with the transaction's own statistics
  * (pg_stat_xact_user_tables), in a transaction rolled back at the end.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
@@ -11,8 +11,8 @@ import { resultRows, type Db } from "../db/client";
 import { rolledBack } from "../db/rolled-back";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
-import { claimJobs } from "../queue/claim";
-import { enqueueAdmitted, type EnqueueTool } from "../queue/enqueue";
+import { claimJobs, QUEUED } from "../queue/claim";
+import { enqueueAdmitted, enqueueAll, type EnqueueTool } from "../queue/enqueue";
 import { clearQueue, insertUser, openTestQueue, SETUP_TIMEOUT, uploadPdf, type TestQueue } from "../queue/queue.testkit";
 import { recordSuccess, type StoredFile } from "./record-success";
 
@@ -126,3 +126,26 @@ test("the claim index holds live jobs only: however many jobs have ended, it sta
   // 1,000 ended jobs in an index of every job take 6 pages or more (their entries, its root and meta page).
   expect(index.pages).toBeLessThanOrEqual(3);
 });
+
+test("with a deep queue after a long history, a claim and a call's insert read the jobs they need, not the queue or the history", async () => {
+  const userId = await insertUser(q.db);
+  const input = await uploadPdf(q, userId, 1);
+  // Jobs that ended, then a batch's items: queued in one statement, so one run_after and one
+  // created_at for all, and stored after the history, as on a server in use.
+  await enqueueAll(q.db, Array.from({ length: 6000 }, () => rotate(userId, input)));
+  await q.db.execute(sql`update job set status = 'succeeded', finished_at = now()`);
+  await enqueueAll(q.db, Array.from({ length: 2000 }, (_, position) => ({ ...rotate(userId, input), origin: "batch" as const, batchId: "b_deep", position })));
+  await q.db.execute(sql`analyze job`);
+  const claimed = await scansOf("job", async (t) => {
+    const claim = await claimJobs(t, QUEUED, { lane: "tool", ...LEASE, perUser: 2, global: 4 }, 1, false);
+    expect(claim.rows.map((r) => r.position)).toEqual([0]);
+    expect(claim.more).toBe(true);
+  });
+  // The job taken and the two that say more are due: not the 2,000 queued, nor the 6,000 before them.
+  expect(claimed.rows).toBeLessThanOrEqual(10);
+  const inserted = await scansOf("job", async (t) => {
+    expect((await enqueueAdmitted(t, rotate(userId, input), Infinity, { ...LEASE, perUser: 2, global: 4 }))?.row.status).toBe("queued");
+  });
+  // The first due job (it waits, so the call's job waits behind it), and the running ones the limits count.
+  expect(inserted.rows).toBeLessThanOrEqual(10);
+}, 60_000);
