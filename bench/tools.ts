@@ -21,7 +21,9 @@
  *             auth, insert, claim, inputs, transfer, tool, outputs, commit, answer; overlap: the
  *             tool's own run hidden under earlier steps, begun while its job row was inserted) and the wire.
  *             Targets (issue 24): API / native <= 1.5x on 30 pages and GIS; fixed overhead (API
- *             time - the tool's own) p50 <= 5 ms on PGlite, <= 8 ms on PostgreSQL for 1 page
+ *             time - the tool's own) p50 <= 5 ms on PGlite, <= 8 ms on PostgreSQL for 1 page.
+ *             Printed after them: how much colder this machine's caches leave a process after a
+ *             pause (bench/lib/host-cache.ts), which decides the fixed overhead more than our code
  *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
  *             5, or 3 for tools whose warm run takes > 1 s), BENCH_ONLY (substring of slug or
  *             input label), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_TOOL_WORKER (a worker script
@@ -36,6 +38,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger, execute, nodeModulesWasmLocator, setWasmLocator, TRACESPACE_BOARDS, WorkerPool } from "./lib/deps";
 import { bloatedPdf, geojson, gerber, rasterVrt, textPdf, wav } from "./lib/inputs";
+import { cacheRetention, cacheRetentionNote } from "./lib/host-cache";
 import { ensureCommands, timeCommand } from "./lib/native";
 import { Teardown } from "./lib/teardown";
 import { CpuWatch, fixed, median, printTable } from "./lib/table";
@@ -475,6 +478,7 @@ async function apiPart(): Promise<boolean> {
       return [db, xs.length, at(0.1), fixed(p50, 2), at(0.9), `p50 <= ${limit} ms`, p50 <= limit ? "PASS" : "MISS"];
     }),
   );
+  console.log(`\n${cacheRetentionNote(await cacheRetention())}`);
   console.log(`\nnative programs: ${[...new Set(cases.map((c) => `${c.slug}: ${c.native.label}`))].join("; ")}`);
   return pass;
 }
