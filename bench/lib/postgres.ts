@@ -28,6 +28,8 @@ export interface BenchPostgres {
   statements: boolean;
   /** An SQL client for the benchmark's own reads (timings from job rows, statement counts). */
   sql: ReturnType<typeof postgres>;
+  /** The server's log file (removed with the cluster). */
+  log: string;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,8 @@ export async function startPostgres(): Promise<BenchPostgres> {
     `-h 127.0.0.1 -p ${port} -k ${dir}`,
     "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300",
     "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all",
+    // More settings for one run, e.g. auto_explain to see the plans a benchmark's statements get.
+    process.env.BENCH_PG_OPTS ?? "",
   ].join(" ");
   let stopped = false;
   /** Synchronous, so it also works from an "exit" handler (a benchmark that throws leaves no cluster behind). */
@@ -71,5 +75,5 @@ export async function startPostgres(): Promise<BenchPostgres> {
   let statements = true;
   await sql.unsafe("create extension if not exists pg_stat_statements").catch(() => (statements = false));
   const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-  return { url, pid, statements, sql, stop };
+  return { url, pid, statements, sql, log: join(dir, "log"), stop };
 }

@@ -266,7 +266,7 @@ export const job = pgTable(
     // Live jobs only: what claims, limits and the queue depth read (they name the statuses as literals).
     index("job_lane_claim_idx").on(t.lane, t.status, t.runAfter, t.createdAt).where(sql`status in ('queued', 'running')`),
     uniqueIndex("job_dedupe_live_idx").on(t.dedupeKey).where(sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')`),
-    index("job_user_created_idx").on(t.userId, t.createdAt),
+    index("job_user_created_idx").on(t.userId, t.createdAt, t.id),
     index("job_batch_idx").on(t.batchId, t.position).where(sql`batch_id IS NOT NULL`),
     oneOf("job_status_check", t.status, JOB_STATUSES),
   ],

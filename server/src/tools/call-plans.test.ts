@@ -2,7 +2,8 @@
  * The statements every tool job runs (its admitted insert, its claim when it waited, its recorded
  * success) find its input files by primary key, never by reading the whole file table, so a call
  * costs the same on a server that keeps many files; the insert asks the queue and the limits once;
- * the claim index holds live jobs only, and a claim reads it in its order, however deep the queue. Counted with the transaction's own statistics
+ * the claim index holds live jobs only, and a claim reads it in its order, however deep the queue;
+ * and the jobs list reads a page of rows for a page, even through a batch's items. Counted with the transaction's own statistics
  * (pg_stat_xact_user_tables), in a transaction rolled back at the end.
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
@@ -11,6 +12,8 @@ import { resultRows, type Db } from "../db/client";
 import { rolledBack } from "../db/rolled-back";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
+import { ConfigService } from "../config/service";
+import { ToolRunService } from "../modules/tool-runs/service";
 import { claimJobs, QUEUED } from "../queue/claim";
 import { enqueueAdmitted, enqueueAll, type EnqueueTool } from "../queue/enqueue";
 import { clearQueue, insertUser, openTestQueue, SETUP_TIMEOUT, uploadPdf, type TestQueue } from "../queue/queue.testkit";
@@ -149,3 +152,25 @@ test("with a deep queue after a long history, a claim and a call's insert read t
   // The first due job (it waits, so the call's job waits behind it), and the running ones the limits count.
   expect(inserted.rows).toBeLessThanOrEqual(10);
 }, 60_000);
+
+test("the jobs list pages through a batch's items (one created_at for all) reading a page of rows each", async () => {
+  const userId = await insertUser(q.db);
+  const input = await uploadPdf(q, userId, 1);
+  await enqueueAll(q.db, Array.from({ length: 2000 }, (_, position) => ({ ...rotate(userId, input), origin: "batch" as const, batchId: "b_list", position })));
+  await q.db.execute(sql`analyze job`);
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 3; page++) {
+    let next: string | null = null;
+    const scans = await scansOf("job", async (t) => {
+      const listed = await new ToolRunService(t, new ConfigService(t)).list(userId, 50, cursor);
+      expect(listed.items).toHaveLength(50);
+      for (const item of listed.items) seen.add(item.jobId);
+      next = listed.nextCursor;
+    });
+    // The page and the one row that says another follows: not the 2,000 that share its created_at.
+    expect(scans.rows).toBeLessThanOrEqual(60);
+    cursor = next ?? undefined;
+  }
+  expect(seen.size).toBe(150);
+});
