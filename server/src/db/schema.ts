@@ -466,6 +466,8 @@ export const workflowApproval = pgTable(
     runId: text("run_id")
       .notNull()
       .references(() => workflowRun.id, { onDelete: "cascade" }),
+    /** The run's owner, for the inbox's index (deleted with the run, so no reference of its own). */
+    userId: text("user_id").notNull(),
     nodeId: text("node_id").notNull(),
     status: text("status", { enum: APPROVAL_STATUSES }).notNull(),
     requestedAt: ts("requested_at").notNull(),
@@ -475,7 +477,12 @@ export const workflowApproval = pgTable(
     note: text("note"),
     decidedBy: text("decided_by"),
   },
-  (t) => [index("workflow_approval_run_idx").on(t.runId), oneOf("workflow_approval_status_check", t.status, APPROVAL_STATUSES), oneOf("workflow_approval_decision_check", t.decision, DECISIONS)],
+  (t) => [
+    index("workflow_approval_run_idx").on(t.runId),
+    index("workflow_approval_user_idx").on(t.userId, t.requestedAt, t.id),
+    oneOf("workflow_approval_status_check", t.status, APPROVAL_STATUSES),
+    oneOf("workflow_approval_decision_check", t.decision, DECISIONS),
+  ],
 );
 
 /**

@@ -3,13 +3,13 @@
  * success) find its input files by primary key, never by reading the whole file table, so a call
  * costs the same on a server that keeps many files; the insert asks the queue and the limits once;
  * the claim index holds live jobs only, and a claim reads it in its order, however deep the queue;
- * and the jobs list reads a page of rows for a page, even through a batch's items. Counted with the transaction's own statistics
- * (pg_stat_xact_user_tables), in a transaction rolled back at the end.
+ * and the jobs list reads a page of rows for a page, even through a batch's items. Counted with
+ * the transaction's own statistics (db/scans.testkit.ts).
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { resultRows, type Db } from "../db/client";
-import { rolledBack } from "../db/rolled-back";
+import { scansOf as scansOfTable } from "../db/scans.testkit";
 import { file } from "../db/schema";
 import { newId } from "../lib/ids";
 import { ConfigService } from "../config/service";
@@ -24,30 +24,10 @@ beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
 afterAll(() => q?.close());
 beforeEach(() => clearQueue(q.db));
 
-/** Scans of a table, and the rows they read. */
-interface Scans {
-  seq: number;
-  idx: number;
-  rows: number;
-}
-
 const LEASE = { perUser: 0, global: 0, leaseMs: 60_000 };
 
-/**
- * Runs `statements` in a transaction that is rolled back; answers the scans of `table` they made.
- * Counted as a difference: the view also holds this connection's scans of earlier transactions
- * not yet sent to the statistics (at most once a second, and never inside one).
- */
-async function scansOf(table: "file" | "job", statements: (t: Db) => Promise<void>): Promise<Scans> {
-  const count = async (t: Db) =>
-    resultRows<Scans>(await t.execute(sql`select seq_scan::int as seq, coalesce(idx_scan, 0)::int as idx, (seq_tup_read + coalesce(idx_tup_fetch, 0))::int as rows from pg_stat_xact_user_tables where relname = ${table}`))[0];
-  return rolledBack(q.db, async (t) => {
-    const before = await count(t);
-    await statements(t);
-    const after = await count(t);
-    return { seq: after.seq - before.seq, idx: after.idx - before.idx, rows: after.rows - before.rows };
-  });
-}
+/** The scans of `table` that `statements` made, in a transaction rolled back after them. */
+const scansOf = (table: "file" | "job", statements: (t: Db) => Promise<void>) => scansOfTable(q.db, table, statements);
 
 /**
  * A user with `n` files besides the 1-page PDF a call runs on, and fresh statistics, as on a server

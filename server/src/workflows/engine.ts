@@ -213,7 +213,7 @@ export class Engine {
   private async requestApproval(tx: Tx, run: RunRow, step: StepRow, timeoutSeconds: number): Promise<Partial<StepRow>> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + timeoutSeconds * 1000);
-    await tx.insert(workflowApproval).values({ id: newId("apr"), runId: run.id, nodeId: step.nodeId, status: "pending", requestedAt: now, expiresAt });
+    await tx.insert(workflowApproval).values({ id: newId("apr"), runId: run.id, userId: run.userId, nodeId: step.nodeId, status: "pending", requestedAt: now, expiresAt });
     await enqueue(tx, { kind: "approval.timeout", data: { runId: run.id, nodeId: step.nodeId }, userId: run.userId, runAfter: expiresAt, dedupeKey: `wf.approval:${run.id}:${step.nodeId}:${step.attempts}` });
     return { status: "waiting_approval" };
   }

@@ -69,7 +69,7 @@ export async function listApprovals(db: Db, userId: string, status: ApprovalFilt
     .innerJoin(workflowRun, eq(workflowRun.id, workflowApproval.runId))
     .innerJoin(workflow, eq(workflow.id, workflowRun.workflowId))
     .leftJoin(workflowStep, and(eq(workflowStep.runId, workflowApproval.runId), eq(workflowStep.nodeId, workflowApproval.nodeId)))
-    .where(and(eq(workflowRun.userId, userId), statusWhere[status], afterCursor(workflowApproval.requestedAt, workflowApproval.id, cursor)))
+    .where(and(eq(workflowApproval.userId, userId), statusWhere[status], afterCursor(workflowApproval.requestedAt, workflowApproval.id, cursor)))
     .orderBy(desc(workflowApproval.requestedAt), desc(workflowApproval.id))
     .limit(limit + 1);
   const { page, nextCursor } = pageOf(
