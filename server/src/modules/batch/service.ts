@@ -165,10 +165,11 @@ export class BatchService {
 
   async detail(userId: string, batchId: string) {
     const row = await this.owned(userId, batchId);
+    // Each item's input name looked up by its key: joined, the planner hashed the whole file table
+    // (every user's) once a batch had a few thousand items.
     const items = await this.db
-      .select({ job, filename: file.filename })
+      .select({ job, filename: sql<string | null>`(select ${file.filename} from ${file} where ${file.id} = ${job.inputFileIds}->>0)` })
       .from(job)
-      .leftJoin(file, sql`${file.id} = ${job.inputFileIds}->>0`)
       .where(eq(job.batchId, batchId))
       .orderBy(asc(job.position));
     // Counted from the same rows the items come from: a second query could see a later state.
