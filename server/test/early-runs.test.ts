@@ -18,7 +18,10 @@ type Job = { jobId: string; status: string; errorCode: string | null; outputs: {
 
 let srv: TestServer;
 beforeAll(async () => {
-  srv = await startTestServer({ TOOL_WORKERS: "2" });
+  // No lane polls during a test: a poll's claim in flight when a call comes makes the call leave
+  // the lane to it (JobRunner.reserveToolLane) and start nothing early, which these counts would
+  // read as a failure (seen once in CI). Queued jobs still wake the lanes at once.
+  srv = await startTestServer({ TOOL_WORKERS: "2", JOB_POLL_MS: "60000" });
 });
 afterAll(() => srv.close());
 
