@@ -72,8 +72,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("ROLE=api + ROLE=worker on one P
       dirs.push(dataDir);
       const socketEnv = { DATABASE_URL: `postgres:///${name}`, PGHOST: dir.trim(), PGPORT: url.port || "5432", PGUSER: decodeURIComponent(url.username) };
       spawn({ ...socketEnv, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, TOOL_WORKERS: "1" });
+      // A fresh database migrates first: ample time for a slow, busy machine.
       let ready = false;
-      for (let i = 0; i < 300 && !ready; i++) {
+      for (const deadline = Date.now() + 120_000; !ready && Date.now() < deadline; ) {
         ready = await fetch(`http://127.0.0.1:${port}/api/ready`).then((r) => r.ok).catch(() => false);
         if (!ready) await Bun.sleep(100);
       }
@@ -87,5 +88,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("ROLE=api + ROLE=worker on one P
     } finally {
       await admin.end();
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -126,8 +126,8 @@ function buildClaim(db: Db, which: SQL, tool: boolean, withInputs: boolean) {
   const claimed = db.$with("claimed").as(claimUpdate(db, which, v, tool));
   const columns = claimed as unknown as Record<keyof JobRow, SQL.Aliased>;
   const jobColumns = Object.fromEntries(Object.keys(getTableColumns(job)).map((k) => [k, columns[k as keyof JobRow]]));
-  const dueOf = (which: SQL) => sql`(select count(*) from (${dueJobs(v.lane, which, p("dueLimit"))}) d)`;
-  const due = sql`(${dueOf(QUEUED)} + ${dueOf(EXPIRED)})`;
+  const dueCount = (kind: SQL) => sql`(select count(*) from (${dueJobs(v.lane, kind, p("dueLimit"))}) d)`;
+  const due = sql`(${dueCount(QUEUED)} + ${dueCount(EXPIRED)})`;
   const fields: Record<string, SQL | SQL.Aliased> = { ...jobColumns, more: sql<boolean>`m.more` };
   if (withInputs) fields.inputFiles = inputFilesOf(columns.inputFileIds);
   return db
