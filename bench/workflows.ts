@@ -860,6 +860,15 @@ try {
         top.chainLoad.statements!.slice(0, 10).map((x) => [fixed(x.calls / steps, 2), fixed(x.ms), fixed(x.ms / x.calls, 3), x.query.slice(0, 120)]),
       );
     }
+    const five = setups.find((s) => s.fiveLoad.statements?.length);
+    if (five) {
+      // Each statement is a round trip: its count per run, not its execution time, is what a worker's CPU per run follows.
+      console.log(`\nstatements of a 5-step run, ${five.label}, ${FIVE_RUNS} runs (per run = calls / ${FIVE_RUNS}), most frequent first:\n`);
+      printTable(
+        ["calls / run", "total ms", "mean ms", "statement"],
+        [...five.fiveLoad.statements!].sort((a, b) => b.calls - a.calls).slice(0, 30).map((x) => [fixed(x.calls / FIVE_RUNS, 2), fixed(x.ms), fixed(x.ms / x.calls, 3), x.query.slice(0, 120)]),
+      );
+    }
   }
   if (cpuResults.length) {
     console.log(

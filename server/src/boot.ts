@@ -87,7 +87,7 @@ export async function buildServices(env: Env): Promise<Services> {
   // The tool jobs' ends, handed by the executor to the requests of this process that wait for them.
   const ends = new JobEnds();
   // Completion notifications (outbound webhook, e-mail) are queued where a run ends.
-  const engine = new Engine(store, [queueNotifications(env.publicUrl)], env.toolMaxInputBytes);
+  const engine = new Engine(store, [queueNotifications(env.publicUrl, (key) => config.peek(key))], env.toolMaxInputBytes);
   const workflows = new WorkflowService(database.db, config, engine, notifySecrets, reads, held);
   const triggers = new TriggerService({ db: database.db, config, workflows, log, secretKey: await deriveSecretKey(secret, "workflow-trigger-secrets") });
   const jobs = new ToolRunService(database.db, config, held, env.toolMaxInputBytes, ends);

@@ -172,7 +172,8 @@ export class Engine {
       .update(workflowStep)
       .set({ status: "skipped", finishedAt: new Date() })
       .where(and(eq(workflowStep.runId, run.id), notInArray(workflowStep.status, [...TERMINAL_STEP_STATUSES])));
-    await tx.update(workflowApproval).set({ status: "cancelled" }).where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending")));
+    // Only a logic.approval step asks for one (requestApproval): a run without such a node has none to close.
+    if (hasApprovals(run.plan)) await tx.update(workflowApproval).set({ status: "cancelled" }).where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending")));
     for (const hook of this.terminalHooks) await hook(tx, { ...ended, status });
     return true;
   }
@@ -273,4 +274,9 @@ function stepState(s: StepRow): StepState {
 function stepErrorCode(refused: RefusalReason): string {
   if (refused === "UNKNOWN_TOOL" || refused === "BAD_PARAMS") return "VALIDATION_ERROR";
   return refused === "INPUT_TOO_LARGE" ? "INPUT_TOO_LARGE" : "INPUT_INVALID";
+}
+
+/** Whether the run's plan has a logic.approval node, the only kind of step that asks for an approval. */
+function hasApprovals(plan: RunRow["plan"]): boolean {
+  return plan.nodes.some((n) => n.type === "logic.approval");
 }

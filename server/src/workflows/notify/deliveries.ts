@@ -11,7 +11,7 @@ import type { Db, Tx } from "../../db/client";
 import { delivery, setting, user, workflow } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { enqueue } from "../../queue/enqueue";
-import { CONFIG_KEYS } from "../../config/keys";
+import { CONFIG_KEYS, type ConfigValues } from "../../config/keys";
 import type { RunRow, TerminalHook } from "../engine";
 
 export type DeliveryRow = typeof delivery.$inferSelect;
@@ -39,12 +39,19 @@ export function notifyParams(paramsJson: string | null): { url: string | null; s
   }
 }
 
+/** What the terminal hook reads of the service's settings from memory: the copy's value while it is fresh, else undefined (ConfigService.peek). */
+export type PeekSetting = <K extends EmailKey>(key: K) => ConfigValues[K] | undefined;
+type EmailKey = "workflow.notify_email_enabled" | "email.smtp_url";
+
 /**
- * The e-mail switch and SMTP URL read through the transaction: the hook runs inside the run's
- * transaction, where a query on another connection (the config service's) would wait for it
- * forever on PGlite.
+ * The e-mail switch and SMTP URL: from the process's fresh copy of the settings when it has one
+ * (every run's end asked the database, one round trip per run for a switch that is mostly off),
+ * else read through the transaction: the hook runs inside the run's transaction, where a query on
+ * another connection (the config service's) would wait for it forever on PGlite.
  */
-async function emailSettings(tx: Tx): Promise<{ enabled: boolean; smtpUrl: string }> {
+async function emailSettings(tx: Tx, peek: PeekSetting | undefined): Promise<{ enabled: boolean; smtpUrl: string }> {
+  const [enabled, smtpUrl] = [peek?.("workflow.notify_email_enabled"), peek?.("email.smtp_url")];
+  if (enabled !== undefined && smtpUrl !== undefined) return { enabled: enabled === true, smtpUrl: String(smtpUrl ?? "") };
   const keys = ["workflow.notify_email_enabled", "email.smtp_url"] as const;
   const rows = await tx.select({ key: setting.key, value: setting.value }).from(setting).where(and(inArray(setting.group, ["workflow_configs", "platform_configs"]), inArray(setting.key, [...keys])));
   const value = (k: (typeof keys)[number]) => rows.find((r) => r.key === k)?.value ?? CONFIG_KEYS[k].default;
@@ -62,7 +69,7 @@ export function emailMessage(publicUrl: string, workflowName: string, run: RunRo
 }
 
 /** The terminal hook (boot.ts registers it): queues the run's notifications in the transaction that ends it. */
-export function queueNotifications(publicUrl: string): TerminalHook {
+export function queueNotifications(publicUrl: string, peek?: PeekSetting): TerminalHook {
   return async (tx, run) => {
     const { url } = notifyParams(run.paramsJson);
     if (url) {
@@ -70,7 +77,7 @@ export function queueNotifications(publicUrl: string): TerminalHook {
       await tx.insert(delivery).values({ id, runId: run.id, channel: "webhook", target: url, runStatus: run.status, body: JSON.stringify(notifyBody(run)), status: "pending" });
       await enqueue(tx, { kind: "notify.webhook", data: { deliveryId: id }, userId: run.userId, dedupeKey: `notify:${id}` });
     }
-    const email = await emailSettings(tx);
+    const email = await emailSettings(tx, peek);
     if (!email.enabled || !email.smtpUrl) return;
     const [owner] = await tx.select({ email: user.email, workflowName: workflow.name }).from(user).innerJoin(workflow, eq(workflow.id, run.workflowId)).where(eq(user.id, run.userId));
     if (!owner) return;
