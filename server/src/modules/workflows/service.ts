@@ -16,11 +16,14 @@ import { workflowReads } from "./queries";
 import type { ReadCache } from "../../db/read-cache";
 
 const RUN_DETAIL_TABLES = ["workflow_run", "workflow_step", "workflow_approval", "delivery"] as const;
+/** Reads of a run's detail before one is answered as it is (see readRunDetail): a run changes a few times a second at most. */
+const DETAIL_READS = 3;
 import { newId } from "../../lib/ids";
 import { debit } from "../../credits/ledger";
 import { admitInputs, orThrow } from "../../tools/admission";
 import type { ConfigService } from "../../config/service";
-import { lockRun, type Engine, type RunRow } from "../../workflows/engine";
+import { lockRun, type Engine, type RunRow, type StepRow } from "../../workflows/engine";
+import type { DeliveryRow } from "../../workflows/notify/deliveries";
 import { expandGraph } from "../../workflows/expand";
 import { parseGraph } from "../../workflows/graph";
 import { getNodeKind } from "../../workflows/nodes";
@@ -282,9 +285,28 @@ export class WorkflowService {
     return this.reads ? this.reads.read(`run:${userId}:${runId}`, RUN_DETAIL_TABLES, read) : read();
   }
 
+  /**
+   * The run, its steps, approvals and deliveries, then the run again, until the run did not
+   * change across them (at most DETAIL_READS times). The statements are not one snapshot: a
+   * transition committed between them (the run's end, then its completion webhook attempted)
+   * gave an answer of a running run whose delivery was already blocked. A transition changes the
+   * run's row (its change_seq) in the transaction that changes its steps and approvals; a
+   * delivery changes alone, and a newer one still belongs to the run as read.
+   */
   private async readRunDetail(userId: string, runId: string) {
-    const run = await this.ownedRun(userId, runId);
-    const [steps, approvals, deliveries] = await Promise.all([this.q.runSteps.execute({ runId: run.id }), this.q.runApprovals.execute({ runId: run.id }), this.q.runDeliveries.execute({ runId: run.id })]);
+    let run = await this.ownedRun(userId, runId);
+    for (let read = 1; ; read++) {
+      const [steps, approvals, deliveries] = await Promise.all([this.q.runSteps.execute({ runId: run.id }), this.q.runApprovals.execute({ runId: run.id }), this.q.runDeliveries.execute({ runId: run.id })]);
+      const after = await this.ownedRun(userId, runId);
+      if (after.changeSeq !== run.changeSeq && read < DETAIL_READS) {
+        run = after;
+        continue;
+      }
+      return this.runDetailView(run, steps, approvals, deliveries);
+    }
+  }
+
+  private runDetailView(run: RunRow, steps: StepRow[], approvals: (typeof workflowApproval.$inferSelect)[], deliveries: DeliveryRow[]) {
     const order = new Map(run.plan.nodes.map((n, i) => [n.id, i]));
     steps.sort((a, b) => order.get(a.nodeId)! - order.get(b.nodeId)!);
     return { run: runView(run), steps: steps.map(stepView), approvals: approvals.map(approvalView), deliveries: deliveries.map(deliveryView) };
