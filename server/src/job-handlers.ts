@@ -1,7 +1,8 @@
 /** The handler of every job kind, composed once at boot: start-up fails on a kind with none or two. */
 import type { Services } from "./services";
 import { approvalTimeoutHandler, workflowStepHandler } from "./workflows/step-jobs";
-import { JobHandlers } from "./queue/registry";
+import { JobHandlers, type ToolOutcome } from "./queue/registry";
+import type { SettledToolJob } from "./workflows/engine";
 import type { JobData, JobRow } from "./queue/kinds";
 import { retentionHandler } from "./modules/files/retention";
 import { scheduleDispatchHandler, scheduleFireHandler } from "./workflows/triggers/schedule";
@@ -20,9 +21,9 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
       // out-of-memory kill): five leaves room for a few restarts and still stops a job that kills every process.
       maxAttempts: 5,
       // A workflow's tool job ends its step (and starts the next ones) where its outcome is recorded.
-      async onSettled(tx, row) {
+      async onSettled(tx, row, outcome) {
         const step = stepOf(row);
-        if (step) await s.engine.onToolJobSettled(tx, step.runId, step.stepId);
+        if (step) await s.engine.onToolJobSettled(tx, step.runId, step.stepId, settledJob(row.id, outcome));
       },
       // Only a workflow's: every other tool job (a call, a batch item) is recorded in one statement.
       writesOnSettled: (row) => stepOf(row) !== null,
@@ -36,6 +37,12 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
     notifyWebhookHandler(notifyDeps),
     notifyEmailHandler(notifyDeps),
   ]);
+}
+
+/** The job as its outcome is recorded (tools/tool-run.ts: succeeded, else cancelled or failed). */
+function settledJob(id: string, outcome: ToolOutcome): SettledToolJob {
+  if (outcome.ok) return { id, status: "succeeded", out: outcome.outputFileIds, code: null, message: null };
+  return { id, status: outcome.cancelled ? "cancelled" : "failed", out: [], code: outcome.error.code, message: outcome.error.message };
 }
 
 /** The workflow step whose tool job this is, or null for a job of its own (a tool call, a batch item). */

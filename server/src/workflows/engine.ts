@@ -150,7 +150,8 @@ export class Engine {
       return;
     }
     if (settled.status === "succeeded") {
-      await this.finish(tx, run, "succeeded", null, runOutputs(run.plan, steps.map(stepState)));
+      // Every step succeeded or was skipped: none is left to skip, no approval left pending.
+      await this.finish(tx, run, "succeeded", null, runOutputs(run.plan, steps.map(stepState)), true);
       return;
     }
     if (settled.status !== run.status) await tx.update(workflowRun).set({ status: settled.status }).where(eq(workflowRun.id, run.id));
@@ -159,23 +160,28 @@ export class Engine {
   /**
    * Gives the run its terminal status, once: the guarded UPDATE lets only the first caller
    * through, and only that caller runs the terminal hooks. Unfinished steps are skipped and
-   * pending approvals closed.
+   * pending approvals closed (`stepsEnded`: the caller saw every step ended, so there are none).
    */
-  async finish(tx: Tx, run: RunRow, status: TerminalRunStatus, error: RunError | null, outputFileIds: string[] = []): Promise<boolean> {
+  async finish(tx: Tx, run: RunRow, status: TerminalRunStatus, error: RunError | null, outputFileIds: string[] = [], stepsEnded = false): Promise<boolean> {
     const [ended] = await tx
       .update(workflowRun)
       .set({ status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null, outputFileIds, finishedAt: new Date() })
       .where(and(eq(workflowRun.id, run.id), notInArray(workflowRun.status, [...TERMINAL_RUN_STATUSES])))
       .returning();
     if (!ended) return false;
+    if (!stepsEnded) await this.closeUnfinished(tx, run);
+    for (const hook of this.terminalHooks) await hook(tx, { ...ended, status });
+    return true;
+  }
+
+  /** A run ending before its steps did: the unfinished ones are skipped, its pending approvals closed. */
+  private async closeUnfinished(tx: Tx, run: RunRow): Promise<void> {
     await tx
       .update(workflowStep)
       .set({ status: "skipped", finishedAt: new Date() })
       .where(and(eq(workflowStep.runId, run.id), notInArray(workflowStep.status, [...TERMINAL_STEP_STATUSES])));
     // Only a logic.approval step asks for one (requestApproval): a run without such a node has none to close.
     if (hasApprovals(run.plan)) await tx.update(workflowApproval).set({ status: "cancelled" }).where(and(eq(workflowApproval.runId, run.id), eq(workflowApproval.status, "pending")));
-    for (const hook of this.terminalHooks) await hook(tx, { ...ended, status });
-    return true;
   }
 
   /** A step's own work is done: record its outputs (only if this attempt still owns it) and move on. */
@@ -219,13 +225,18 @@ export class Engine {
     return { status: "waiting_approval" };
   }
 
-  /** A tool job of an op step ended (called where its outcome is recorded). */
-  async onToolJobSettled(tx: Tx, runId: string, stepId: string): Promise<void> {
+  /**
+   * A tool job of an op step ended (called where its outcome is recorded, `settled` being that
+   * job as just recorded): only the step's other jobs are read, none for a step of one job.
+   */
+  async onToolJobSettled(tx: Tx, runId: string, stepId: string, settled: SettledToolJob): Promise<void> {
     const run = await lockRun(tx, runId);
     if (!run || isTerminalRun(run.status)) return;
     const [step] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
     if (!step || step.status !== "running" || step.jobIds.length === 0) return;
-    const jobs = await tx.select({ id: job.id, status: job.status, out: job.outputFileIds, code: job.errorCode, message: job.errorMessage }).from(job).where(inArray(job.id, step.jobIds));
+    const others = step.jobIds.filter((id) => id !== settled.id);
+    const read = others.length ? await tx.select({ id: job.id, status: job.status, out: job.outputFileIds, code: job.errorCode, message: job.errorMessage }).from(job).where(inArray(job.id, others)) : [];
+    const jobs = step.jobIds.includes(settled.id) ? [...read, settled] : read;
     if (!jobs.every((j) => isTerminalJob(j.status))) return;
     const order = new Map(step.jobIds.map((id, i) => [id, i]));
     jobs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -274,6 +285,15 @@ function stepState(s: StepRow): StepState {
 function stepErrorCode(refused: RefusalReason): string {
   if (refused === "UNKNOWN_TOOL" || refused === "BAD_PARAMS") return "VALIDATION_ERROR";
   return refused === "INPUT_TOO_LARGE" ? "INPUT_TOO_LARGE" : "INPUT_INVALID";
+}
+
+/** A tool job's end as its outcome was recorded, in the columns onToolJobSettled reads of the step's jobs. */
+export interface SettledToolJob {
+  id: string;
+  status: "succeeded" | "failed" | "cancelled";
+  out: string[];
+  code: string | null;
+  message: string | null;
 }
 
 /** Whether the run's plan has a logic.approval node, the only kind of step that asks for an approval. */
