@@ -155,7 +155,7 @@ async function browserE2e(paths: string[]): Promise<void> {
 aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg));
 
 // The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
-const ON_POSTGRES = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts", "server/src/modules/workflows/lists.test.ts", "server/src/modules/batch/detail.test.ts", "server/src/db/postgres-prepare.test.ts"];
+const ON_POSTGRES = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts", "server/src/modules/workflows/lists.test.ts", "server/src/modules/workflows/detail.test.ts", "server/src/modules/batch/detail.test.ts", "server/src/db/postgres-prepare.test.ts"];
 const only = process.argv.slice(2).filter((p) => !isE2e(p) && !isWeb(p));
 const e2eArgs = process.argv.slice(2).filter(isE2e);
 const webArgs = process.argv.slice(2).filter(isWeb);
