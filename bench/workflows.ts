@@ -27,7 +27,8 @@
  *   goes       stopped): queue wait (step queued -> its control job claimed), handler (claimed -> step
  *              finished), the op step's two hops (control job, then its tool.run job), the run's
  *              first hop (API -> worker: ROLE=api runs no queue, so only a poll sees it), CPU per
- *              run of each process, SQL statements per run (pg_stat_statements)
+ *              run of each process, SQL statements per run (pg_stat_statements), and a 5-step run's
+ *              statements by count (each a round trip)
  *   triggers   hook -> run start: BENCH_WF_HOOKS signed hook requests, one at a time, on a 2-step
  *              run (source.upload -> sink.download): request sent -> answer (run created and charged)
  *              and request sent -> the run's first step finished (it really started), p50 / p95.
