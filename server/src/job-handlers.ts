@@ -3,6 +3,7 @@ import type { Services } from "./services";
 import { approvalTimeoutHandler, workflowStepHandler } from "./workflows/step-jobs";
 import { JobHandlers, type ToolOutcome } from "./queue/registry";
 import type { SettledToolJob } from "./workflows/engine";
+import { toolEnding } from "./queue/settle";
 import type { JobData, JobRow } from "./queue/kinds";
 import { retentionHandler } from "./modules/files/retention";
 import { scheduleDispatchHandler, scheduleFireHandler } from "./workflows/triggers/schedule";
@@ -39,10 +40,10 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
   ]);
 }
 
-/** The job as its outcome is recorded (tools/tool-run.ts: succeeded, else cancelled or failed). */
+/** The job as its outcome is recorded (the tool.run executor records toolEnding's ending). */
 function settledJob(id: string, outcome: ToolOutcome): SettledToolJob {
-  if (outcome.ok) return { id, status: "succeeded", out: outcome.outputFileIds, code: null, message: null };
-  return { id, status: outcome.cancelled ? "cancelled" : "failed", out: [], code: outcome.error.code, message: outcome.error.message };
+  const e = toolEnding(outcome);
+  return { id, status: e.status, out: e.outputFileIds ?? [], code: e.errorCode ?? null, message: e.errorMessage ?? null };
 }
 
 /** The workflow step whose tool job this is, or null for a job of its own (a tool call, a batch item). */

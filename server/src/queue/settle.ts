@@ -8,7 +8,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { job } from "../db/schema";
 import { requeue } from "./control";
-import type { Failure } from "./registry";
+import type { Failure, ToolOutcome } from "./registry";
 import type { JobRow } from "./kinds";
 
 /** Still running under this claim: a job taken over by another claim is not ours to settle. */
@@ -18,6 +18,12 @@ export function owns(row: JobRow): SQL {
 
 /** The columns an ending writes (the runner clears the lease and sets finishedAt). */
 export type Ending = Pick<typeof job.$inferInsert, "status" | "progress" | "errorCode" | "errorMessage" | "outputFileIds">;
+
+/** A tool job's ending as its outcome says (the tool.run executor records it; its hook reads it back from the same). */
+export function toolEnding(outcome: ToolOutcome): Ending & { status: "succeeded" | "failed" | "cancelled" } {
+  if (outcome.ok) return { status: "succeeded", progress: 100, outputFileIds: outcome.outputFileIds, errorCode: null, errorMessage: null };
+  return { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message };
+}
 
 /**
  * Ends the job as `ending` says if this claim still owns it, and then, in the same transaction,

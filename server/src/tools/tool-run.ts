@@ -17,7 +17,7 @@ import { file } from "../db/schema";
 import { newId } from "../lib/ids";
 import { backoffMs, type ClaimedJob, type InputFile, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
-import { reportProgress, retryLater, settle, settleAtOnce, waitOutOutage, type Ending } from "../queue/settle";
+import { reportProgress, retryLater, settle, settleAtOnce, toolEnding, waitOutOutage } from "../queue/settle";
 import { recordSuccess, type StoredFile } from "./record-success";
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
@@ -255,7 +255,7 @@ export class ToolRun implements KindExecutor {
       stored = await this.storeOutputs(row, outputs, written, files);
       this.opts.trace?.mark(row.id, "outputs");
       const outputFileIds = stored.map((s) => s.id);
-      const ending: Ending = { status: "succeeded", progress: 100, outputFileIds, errorCode: null, errorMessage: null };
+      const ending = toolEnding({ ok: true, outputFileIds });
       ended = this.writesOnSettled(row)
         ? await settle(this.db, row, ending, async (tx) => {
             await tx.insert(file).values(stored);
@@ -323,7 +323,7 @@ export class ToolRun implements KindExecutor {
   }
 
   private async fail(row: JobRow, outcome: Failed): Promise<void> {
-    const ending: Ending = { status: outcome.cancelled ? "cancelled" : "failed", errorCode: outcome.error.code, errorMessage: outcome.error.message };
+    const ending = toolEnding(outcome);
     const ended = this.writesOnSettled(row) ? await settle(this.db, row, ending, (tx) => this.hook.onSettled(tx, row, outcome)) : await settleAtOnce(this.db, row, ending);
     this.handEnd(ended, []);
   }

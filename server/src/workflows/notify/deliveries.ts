@@ -51,7 +51,7 @@ type EmailKey = "workflow.notify_email_enabled" | "email.smtp_url";
  */
 async function emailSettings(tx: Tx, peek: PeekSetting | undefined): Promise<{ enabled: boolean; smtpUrl: string }> {
   const [enabled, smtpUrl] = [peek?.("workflow.notify_email_enabled"), peek?.("email.smtp_url")];
-  if (enabled !== undefined && smtpUrl !== undefined) return { enabled: enabled === true, smtpUrl: String(smtpUrl ?? "") };
+  if (enabled !== undefined && smtpUrl !== undefined) return { enabled, smtpUrl };
   const keys = ["workflow.notify_email_enabled", "email.smtp_url"] as const;
   const rows = await tx.select({ key: setting.key, value: setting.value }).from(setting).where(and(inArray(setting.group, ["workflow_configs", "platform_configs"]), inArray(setting.key, [...keys])));
   const value = (k: (typeof keys)[number]) => rows.find((r) => r.key === k)?.value ?? CONFIG_KEYS[k].default;
