@@ -124,7 +124,9 @@ describe("batch events", () => {
   test("a dropped connection is opened again; no event is repeated", async () => {
     const c = await srv.user();
     const fileIds = await uploadPdfs(c, 2);
-    const { batchId } = await c.batches.create({ type: "pdf.compress", fileIds });
+    // Pages rendered at 300 dpi keep the batch going well past the first chunk: a batch of quick
+    // items can end before the stream opens, and its first chunk then holds the end.
+    const { batchId } = await c.batches.create({ type: "pdf.render-png", fileIds, params: { dpi: 300 } });
     let connections = 0;
     // The first connection breaks right after its first chunk, as a proxy timing out would.
     const cutting: typeof fetch = Object.assign(
