@@ -18,7 +18,7 @@ import { newId } from "../../lib/ids";
 import { createStore } from "../../storage";
 import type { ObjectStore } from "../../storage/types";
 import type { FileRef, NodeKind, StepContext, StepFiles } from "../nodes/types";
-import { fileRef as refOfRow, stepFiles } from "../step-files";
+import { REF_COLUMNS, stepFiles } from "../step-files";
 
 let seq = 0;
 
@@ -123,8 +123,8 @@ export async function openTestStorage(): Promise<TestStorage> {
           const [r] = await db
             .insert(file)
             .values({ id: fileId, userId: id, filename, mime, size: put.size, checksum: put.sha256, status: opts.status ?? "UPLOADED", format, storageKey: key, jobId: opts.jobId ?? null, createdAt: uploadedAt, uploadedAt: opts.status === "PENDING" ? null : uploadedAt })
-            .returning();
-          return refOfRow(r);
+            .returning(REF_COLUMNS);
+          return r;
         },
         files: (jobId = newId("j")) => stepFiles(db, store, id, jobId),
         contextFor: (kind, params = {}, over = {}) => contextFor(kind, params, { userId: id, files: self.files(), ...over }),
