@@ -22,8 +22,10 @@
  *             tool's own run hidden under earlier steps, begun while its job row was inserted) and the wire.
  *             Targets (issue 24): API / native <= 1.5x on 30 pages and GIS; fixed overhead (API
  *             time - the tool's own) p50 <= 5 ms on PGlite, <= 8 ms on PostgreSQL for 1 page.
- *             Printed after them: how much colder this machine's caches leave a process after a
- *             pause (bench/lib/host-cache.ts), which decides the fixed overhead more than our code
+ *             The 1-page calls are made again back to back (no native run between them), printed
+ *             beside the judged figure, not judged. Printed after them: how much colder this
+ *             machine's caches leave a process after a pause (bench/lib/host-cache.ts), which
+ *             decides the fixed overhead more than our code
  *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
  *             5, or 3 for tools whose warm run takes > 1 s), BENCH_ONLY (substring of slug or
  *             input label), BENCH_STRICT=1 (exit 1 on a MISS), BENCH_TOOL_WORKER (a worker script
@@ -466,16 +468,26 @@ async function apiPart(): Promise<boolean> {
   console.log(`\ntools through the API: POST /api/tools/{slug} on a fresh server (one process), medians; the steps from the server's Server-Timing (JOB_TRACE=1), wire = the rest of what the client saw\n`);
   printTable(CALL_HEADERS, rows);
   // p10 beside p50: on a busy machine the low end shows what the path itself costs
+  // Judged on calls that each follow a native run (the host's caches as an idle server finds
+  // them); the calls back to back are printed beside them to show what that pause costs.
   console.log("\nfixed overhead of a call on a 1-page PDF (API time - the tool's own run), every PDF tool's calls together:\n");
+  const quantiles = (xs: number[]) => {
+    const at = (q: number) => fixed(xs[Math.floor(xs.length * q)] ?? NaN, 2);
+    return [xs.length, at(0.1), fixed(median(xs), 2), at(0.9)];
+  };
   printTable(
-    ["db", "calls", "p10 ms", "p50 ms", "p90 ms", "target", "result"],
-    all.map(({ db, results }) => {
-      const xs = results.filter((r) => r.c.small && !r.error).flatMap((r) => r.calls.map(overheadOf)).sort((x, y) => x - y);
+    ["db", "calls", "n", "p10 ms", "p50 ms", "p90 ms", "target", "result"],
+    all.flatMap(({ db, results }) => {
+      const small = results.filter((r) => r.c.small && !r.error);
+      const xs = small.flatMap((r) => r.calls.map(overheadOf)).sort((x, y) => x - y);
+      const warm = small.flatMap((r) => r.backToBack.map(overheadOf)).sort((x, y) => x - y);
       const limit = db === "PGlite" ? 5 : 8;
       const p50 = median(xs);
       pass &&= p50 <= limit;
-      const at = (q: number) => fixed(xs[Math.floor(xs.length * q)] ?? NaN, 2);
-      return [db, xs.length, at(0.1), fixed(p50, 2), at(0.9), `p50 <= ${limit} ms`, p50 <= limit ? "PASS" : "MISS"];
+      return [
+        [db, "each after a native run", ...quantiles(xs), `p50 <= ${limit} ms`, p50 <= limit ? "PASS" : "MISS"],
+        [db, "back to back (not judged)", ...quantiles(warm), "-", "-"],
+      ];
     }),
   );
   console.log(`\n${cacheRetentionNote(await cacheRetention())}`);

@@ -41,6 +41,8 @@ export interface Call {
 export interface CallResult {
   c: CallCase;
   calls: Call[];
+  /** Small cases only: as many calls again, one right after another (no native run between). */
+  backToBack: Call[];
   native: number[];
   error?: string;
 }
@@ -91,7 +93,7 @@ export async function measureCalls(opts: { dataDir: string; databaseUrl?: string
         mkdirSync(opts.outDir);
         return timeCommand(c.native.argv(c.files.map((f) => f.path), opts.outDir), { env: { GDAL_NUM_THREADS: "1", OMP_NUM_THREADS: "1" } });
       };
-      const r: CallResult = { c, calls: [], native: [] };
+      const r: CallResult = { c, calls: [], backToBack: [], native: [] };
       try {
         // warm-up: the tool's engine loads in the worker, the statements get planned
         for (let i = 0; i < 3; i++) await call(client, c, fileIds);
@@ -100,6 +102,8 @@ export async function measureCalls(opts: { dataDir: string; databaseUrl?: string
           r.calls.push(await call(client, c, fileIds));
           r.native.push(await native());
         }
+        // The same calls with nothing between them: how much of a call the pause before it costs.
+        if (c.small) for (let i = 0; i < opts.runs(c); i++) r.backToBack.push(await call(client, c, fileIds));
         const tot = median(r.calls.map((x) => x.totalMs));
         opts.log(`${c.slug} (${c.input}): API ${tot.toFixed(1)} ms (tool ${median(r.calls.map((x) => x.steps.tool ?? NaN)).toFixed(1)} ms, fixed overhead ${median(r.calls.map(overheadOf)).toFixed(1)} ms), native ${median(r.native).toFixed(1)} ms`);
       } catch (err) {
