@@ -467,10 +467,10 @@ async function apiPart(): Promise<boolean> {
   });
   console.log(`\ntools through the API: POST /api/tools/{slug} on a fresh server (one process), medians; the steps from the server's Server-Timing (JOB_TRACE=1), wire = the rest of what the client saw\n`);
   printTable(CALL_HEADERS, rows);
-  // p10 beside p50: on a busy machine the low end shows what the path itself costs
-  // Judged on calls that each follow a native run (the host's caches as an idle server finds
-  // them); the calls back to back are printed beside them to show what that pause costs.
   console.log("\nfixed overhead of a call on a 1-page PDF (API time - the tool's own run), every PDF tool's calls together:\n");
+  // Judged on calls that each follow a native run (the host's caches as an idle server finds
+  // them); the calls back to back are printed beside them to show what that pause costs. p10
+  // beside p50: on a busy machine the low end shows what the path itself costs.
   const quantiles = (xs: number[]) => {
     const at = (q: number) => fixed(xs[Math.floor(xs.length * q)] ?? NaN, 2);
     return [xs.length, at(0.1), fixed(median(xs), 2), at(0.9)];
