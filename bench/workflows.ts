@@ -49,7 +49,9 @@
  *              (PostgreSQL runs those rounds only), BENCH_WF_THREADS=1 (those rounds also print the worker
  *              processes' CPU per run by thread), BENCH_WF_COUNT_NOTIFY=1 (those rounds also count the
  *              notifications per run on each channel; the counting connection is one more listener, whose
- *              backend's CPU counts as PostgreSQL's), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
+ *              backend's CPU counts as PostgreSQL's), BENCH_WF_STMTS=1 (those rounds also print their costliest
+ *              statements per run: calls, execution ms and rows per call, to compare the counts' work statement by
+ *              statement), BENCH_WF_HOOKS (40), BENCH_WF_DELIVERIES (200), BENCH_DIR,
  *              BENCH_STRICT=1 (exit 1 on a MISS)
  */
 import { signWebhook, type VektorClient } from "@vektor/shared/client";
@@ -85,6 +87,8 @@ const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 300, 1);
 const CPU_ONLY = process.env.BENCH_WF_CPU_ONLY === "1";
 /** BENCH_WF_THREADS=1: the CPU rounds also print the worker processes' CPU per run by thread. */
 const THREADS = process.env.BENCH_WF_THREADS === "1";
+/** BENCH_WF_STMTS=1: the CPU rounds also print their costliest statements per run. */
+const STMTS = process.env.BENCH_WF_STMTS === "1";
 const HOOKS = intEnv("BENCH_WF_HOOKS", 40, 2);
 const DELIVERIES = intEnv("BENCH_WF_DELIVERIES", 200, 2);
 const POLLS = (process.env.BENCH_WF_POLLS ?? "500,50").split(",").map((s) => Number(s.trim()));
@@ -406,6 +410,7 @@ async function cpuRounds(c: Cluster, p: BenchPostgres, client: VektorClient, fil
         signal(ws, "SIGSTOP");
         if (threads0) log(`  worker threads, CPU ms per run: ${Object.entries(workerThreads(ws)).filter(([name, t]) => t - (threads0[name] ?? 0) > 0.005).map(([name, t]) => `${name} ${fixed(((t - (threads0[name] ?? 0)) * 1000) / FIVE_RUNS, 1)}`).join(", ")}`);
         if (heard) log(`  notifications per run: ${Object.entries(heard.take()).map(([ch, k]) => `${ch} ${fixed((k - (before?.[ch] ?? 0)) / FIVE_RUNS, 1)}`).join(", ")}`);
+        if (STMTS && ph.statements) for (const st of ph.statements.slice(0, 14)) log(`    ${fixed(st.calls / FIVE_RUNS, 2)}/run ${fixed(st.ms / FIVE_RUNS, 3)} ms/run ${fixed(st.rows / Math.max(1, st.calls), 2)} rows/call  ${st.query.replace(/\s+/g, " ").slice(0, 110)}`);
         const { claims, rowsPerClaim } = claimsPerRun(ph, FIVE_RUNS);
         out.push({ workers: n, totalMs: totalCpuMs(ph, FIVE_RUNS), claims, rowsPerClaim });
         const part = (k: keyof Cpu) => fixed((ph.cpu[k] * 1000) / FIVE_RUNS, 1);
