@@ -2,6 +2,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ERROR_CATALOG } from "@vektor/shared/errors";
+import { get } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { startTestServer, type TestServer } from "./harness";
 
 let srv: TestServer;
@@ -232,4 +234,37 @@ describe("OpenAPI", () => {
     expect(js.status).toBe(200);
     expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
+
+  test("the API reference's script and the OpenAPI document go out brotli- or gzip-compressed when asked, the same bytes once decoded", async () => {
+    for (const path of ["/docs/scalar.js", "/openapi.json"]) {
+      const plain = await rawGet(path, null);
+      expect({ path, status: plain.status, coding: plain.headers["content-encoding"], vary: plain.headers.vary }).toEqual({ path, status: 200, coding: undefined, vary: "Accept-Encoding" });
+      for (const [asked, coding, decode] of [
+        ["gzip, deflate, br", "br", brotliDecompressSync],
+        ["gzip", "gzip", gunzipSync],
+        ["br;q=0, *", "gzip", gunzipSync],
+      ] as const) {
+        const res = await rawGet(path, asked);
+        expect({ path, asked, coding: res.headers["content-encoding"], vary: res.headers.vary, id: Boolean(res.headers["x-request-id"]) }).toEqual({ path, asked, coding, vary: "Accept-Encoding", id: true });
+        // The script shrinks about 4x, the document about 14-20x.
+        expect(res.body.length).toBeLessThan(plain.body.length / 3);
+        expect(Bun.hash(decode(res.body))).toBe(Bun.hash(plain.body));
+      }
+      expect(plain.headers["content-type"]).toContain(path.endsWith(".js") ? "text/javascript" : "application/json");
+    }
+    expect(JSON.parse((await rawGet("/openapi.json", null)).body.toString()).openapi).toBe("3.1.0");
+  });
 });
+
+/** GET over real HTTP, the body as sent (fetch would decode it), with `accept-encoding` when given. */
+function rawGet(path: string, acceptEncoding: string | null): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = get(`${srv.url}${path}`, { headers: acceptEncoding === null ? {} : { "accept-encoding": acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
+}

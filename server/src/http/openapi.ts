@@ -6,6 +6,7 @@ import { openapi } from "@elysiajs/openapi";
 import { ERROR_CATALOG } from "@vektor/shared/errors";
 import { Elysia } from "elysia";
 import { dirname, join } from "node:path";
+import { CompressibleText } from "./compressed";
 import { JSON_BODY_KEY } from "./docs";
 import { openapiWebhooks } from "../workflows/triggers/docs";
 
@@ -34,7 +35,7 @@ const SELF = {
   get: {
     operationId: "getOpenapiJson",
     summary: "This OpenAPI 3.1 description",
-    description: "The raw OpenAPI 3.1.0 document (`openapi` at the top level), not wrapped in the success envelope, so that any OpenAPI tool reads it as it is. Public; the readable reference of the same document is at /docs.",
+    description: "The raw OpenAPI 3.1.0 document (`openapi` at the top level), not wrapped in the success envelope, so that any OpenAPI tool reads it as it is; brotli- or gzip-compressed when Accept-Encoding allows (as is the script of /docs). Public; the readable reference of the same document is at /docs.",
     tags: ["System"],
     security: [],
     responses: {
@@ -96,8 +97,17 @@ const SELF_CONTAINED = {
 const ZOD_JITLESS = "globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n";
 
 /** The bundle with ZOD_JITLESS before it, read once, on the first visit to /docs. */
-let scalarText: Promise<string> | undefined;
-const scalarScript = () => (scalarText ??= Bun.file(scalarBundle).text().then((bundle) => ZOD_JITLESS + bundle));
+let scalarText: Promise<CompressibleText> | undefined;
+const scalarScript = () => (scalarText ??= Bun.file(scalarBundle).text().then((bundle) => new CompressibleText(ZOD_JITLESS + bundle)));
+
+/** The OpenAPI document as last answered: the same text every time, so its compressed forms are made once. */
+let documentText: CompressibleText | undefined;
+
+function documentResponse(doc: unknown, acceptEncoding: string | null): Promise<Response> {
+  const text = JSON.stringify(doc);
+  if (documentText?.text !== text) documentText = new CompressibleText(text);
+  return documentText.response(acceptEncoding, { "content-type": "application/json; charset=utf-8" });
+}
 
 export function openapiPlugin() {
   return new Elysia({ name: "openapi" })
@@ -107,8 +117,13 @@ export function openapiPlugin() {
       const doc = response as { paths?: Record<string, unknown> };
       fillJsonBodies(doc as never);
       doc.paths = { ...doc.paths, "/openapi.json": SELF };
+      return documentResponse(doc, request.headers.get("accept-encoding"));
     })
-    .get("/docs/scalar.js", async () => new Response(await scalarScript(), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
+    .get(
+      "/docs/scalar.js",
+      async ({ request }) => (await scalarScript()).response(request.headers.get("accept-encoding"), { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" }),
+      { detail: { hide: true } },
+    )
     .use(
       openapi({
         path: "/docs",
