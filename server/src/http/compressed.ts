@@ -25,12 +25,12 @@ const CODERS: readonly (readonly [Coding, (bytes: Bytes) => Promise<Bytes>])[] =
   ["gzip", async (bytes) => bytesOf(await gzipped(bytes))],
 ];
 
-/** A text kept with its compressed forms, each made when first asked for. */
+/** A text kept as UTF-8 (the string itself is not held) with its compressed forms, each made when first asked for. */
 export class CompressibleText {
   private readonly bytes: Bytes;
   private readonly coded = new Map<Coding, Promise<Bytes>>();
 
-  constructor(readonly text: string) {
+  constructor(text: string) {
     this.bytes = new TextEncoder().encode(text);
   }
 

@@ -101,12 +101,12 @@ let scalarText: Promise<CompressibleText> | undefined;
 const scalarScript = () => (scalarText ??= Bun.file(scalarBundle).text().then((bundle) => new CompressibleText(ZOD_JITLESS + bundle)));
 
 /** The OpenAPI document as last answered: the same text every time, so its compressed forms are made once. */
-let documentText: CompressibleText | undefined;
+let documentText: { text: string; compressible: CompressibleText } | undefined;
 
 function documentResponse(doc: unknown, acceptEncoding: string | null): Promise<Response> {
   const text = JSON.stringify(doc);
-  if (documentText?.text !== text) documentText = new CompressibleText(text);
-  return documentText.response(acceptEncoding, { "content-type": "application/json; charset=utf-8" });
+  if (documentText?.text !== text) documentText = { text, compressible: new CompressibleText(text) };
+  return documentText.compressible.response(acceptEncoding, { "content-type": "application/json; charset=utf-8" });
 }
 
 export function openapiPlugin() {
