@@ -50,16 +50,52 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Each failed test's name and error as lines, repeated at the end of the run. */
+const failures: string[][] = [];
+const MAX_FAILURES = 20;
+const CONTEXT_LINES = 14;
+/** bun test prints a failed test's error first, then its `(fail) name` line. */
+const BUN_FAIL = /^\s*\(fail\)\s/;
+/** bun test names each file on a line of its own before its tests. */
+const BUN_FILE = /^\S+\.(test|e2e)\.tsx?:$/;
+/** Vitest prints ` FAIL  file > name`, then the error. */
+const VITEST_FAIL = /^\s*FAIL\s/;
+
+/** Reads a child's output line by line and keeps each failed test's lines for the closing summary. */
+function failureCollector(label: string): (text: string, stream: "out" | "err") => void {
+  const partial = { out: "", err: "" };
+  let file = "";
+  const recent: string[] = [];
+  let following: string[] | null = null;
+  const onLine = (line: string) => {
+    if (BUN_FILE.test(line)) file = line;
+    recent.push(line);
+    if (recent.length > CONTEXT_LINES) recent.shift();
+    if (following && following.push(line) > CONTEXT_LINES) following = null;
+    if (failures.length >= MAX_FAILURES) return;
+    if (BUN_FAIL.test(line)) failures.push([`[${label}] ${file}`, ...recent]);
+    else if (VITEST_FAIL.test(line)) failures.push((following = [`[${label}]`, line]));
+  };
+  return (text, stream) => {
+    const lines = (partial[stream] + text.replace(/\x1b\[[0-9;]*m/g, "")).split("\n");
+    partial[stream] = lines.pop() ?? "";
+    for (const line of lines) onLine(line);
+  };
+}
+
 /** Runs a test command, echoing its output; its exit code and the last of its output (colours stripped). */
-async function echoed(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; tail: string }> {
+async function echoed(label: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; tail: string }> {
   const child = spawn(bun, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
-  const keep = (chunk: Buffer, out: NodeJS.WriteStream) => {
-    out.write(chunk);
-    tail = (tail + chunk.toString()).slice(-4000);
+  const collect = failureCollector(label);
+  const keep = (chunk: Buffer, stream: "out" | "err") => {
+    (stream === "out" ? process.stdout : process.stderr).write(chunk);
+    const text = chunk.toString();
+    tail = (tail + text).slice(-4000);
+    collect(text, stream);
   };
-  child.stdout.on("data", (c) => keep(c, process.stdout));
-  child.stderr.on("data", (c) => keep(c, process.stderr));
+  child.stdout.on("data", (c) => keep(c, "out"));
+  child.stderr.on("data", (c) => keep(c, "err"));
   const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
   return { code, tail: tail.replace(/\x1b\[[0-9;]*m/g, "") };
 }
@@ -74,7 +110,7 @@ function count(label: string, passed: number, failed: number, code: number): voi
 /** Runs bun test, echoing its output, and adds its counts to the totals. */
 async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
-  const { code, tail } = await echoed(["test", "--timeout", "60000", ...args], root, env);
+  const { code, tail } = await echoed(label, ["test", "--timeout", "60000", ...args], root, env);
   count(label, Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0), Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0), code);
 }
 
@@ -86,7 +122,7 @@ async function bunTest(label: string, args: string[], env: Record<string, string
 async function webTest(paths: string[]): Promise<void> {
   const args = paths.map((p) => p.replace(/^(\.\/)?web\/?/, "")).filter(Boolean);
   console.log(`\n[test] web unit (Vitest): vitest run ${args.join(" ")}`);
-  const { code, tail } = await echoed(["--bun", "run", "test", ...args], join(root, "web"));
+  const { code, tail } = await echoed("web unit (Vitest)", ["--bun", "run", "test", ...args], join(root, "web"));
   const line = /^\s*Tests\s+(.*)$/m.exec(tail)?.[1] ?? "";
   count("web unit (Vitest)", Number(/(\d+) passed/.exec(line)?.[1] ?? 0), Number(/(\d+) failed/.exec(line)?.[1] ?? 0), code);
 }
@@ -182,5 +218,7 @@ if (pg) {
 
 if (process.argv.length === 2 || e2eArgs.length > 0) await browserE2e(e2eArgs);
 
+// Repeated last, so that the end of a long log (all a CI summary may keep) says which tests failed and why.
+if (failures.length) console.log(`\n[test] failed tests and their errors (as printed above):\n\n${failures.map((lines) => lines.join("\n")).join("\n\n")}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);
