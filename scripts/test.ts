@@ -107,6 +107,20 @@ function count(label: string, passed: number, failed: number, code: number): voi
   console.log(`[test] ${label}: ${passed} passed, ${failed} failed (exit ${code})`);
 }
 
+/** How long each part of the run took, in seconds, for the closing lines (the suite must stay well under 30 minutes). */
+const took: [string, number][] = [];
+const started = performance.now();
+
+/** Runs `part`, noting how long it took under `label`. */
+async function timed<T>(label: string, part: () => T | Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await part();
+  } finally {
+    took.push([label, (performance.now() - t0) / 1000]);
+  }
+}
+
 /** Runs bun test, echoing its output, and adds its counts to the totals. */
 async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
@@ -176,8 +190,8 @@ const isWeb = (path: string) => /^(\.\/)?web(\/|$)/.test(path);
  * the spec files (all of them, or the ones named).
  */
 async function browserE2e(paths: string[]): Promise<void> {
-  if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) aptInstall(["chromium"]);
-  const build = spawnSync(bun, [join(root, "web", "scripts", "ensure-build.mjs")], { cwd: root, stdio: "inherit", env: { ...process.env, BUN_BIN: bun } });
+  if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) await timed("Chromium install", () => aptInstall(["chromium"]));
+  const build = await timed("web build", () => spawnSync(bun, [join(root, "web", "scripts", "ensure-build.mjs")], { cwd: root, stdio: "inherit", env: { ...process.env, BUN_BIN: bun } }));
   if (build.status !== 0) {
     console.error("[test] the web app did not build: the browser specs count as failed");
     totals.failed += 1;
@@ -185,29 +199,43 @@ async function browserE2e(paths: string[]): Promise<void> {
   }
   const named = paths.filter((p) => p.endsWith(".e2e.ts")).map((p) => `./${p.replace(/^\.\//, "")}`);
   const specs = named.length ? named : readdirSync(join(root, "e2e")).filter((f) => f.endsWith(".e2e.ts")).sort().map((f) => `./e2e/${f}`);
-  await bunTest("browser end-to-end (Chromium)", specs);
+  await timed("Chromium", () => bunTest("browser end-to-end (Chromium)", specs));
 }
 
-aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg));
+await timed("Debian tools", () => aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg)));
 
 // The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
 const ON_POSTGRES = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts", "server/src/modules/workflows/lists.test.ts", "server/src/modules/workflows/detail.test.ts", "server/src/modules/batch/detail.test.ts", "server/src/db/postgres-prepare.test.ts"];
+// Files there whose subject owes nothing to the database engine (HTTP deadlines, the CLI as a
+// user runs it, the worker pool, in-memory helpers): the PGlite run covers them (about 45 s).
+const NOT_ON_POSTGRES = new Set(["server/test/slow-clients.test.ts", "server/test/cli.test.ts", "server/src/tools/pool.test.ts", "server/src/tools/early-run.test.ts", "server/src/tools/staged-outputs.test.ts", "server/src/queue/ends.test.ts", "server/src/queue/kinds.test.ts", "server/src/queue/registry.test.ts"]);
+function onPostgres(path: string): boolean {
+  const clean = path.replace(/^\.\//, "");
+  return ON_POSTGRES.some((dir) => clean.startsWith(dir)) && !NOT_ON_POSTGRES.has(clean);
+}
+
+/** ON_POSTGRES's test files, NOT_ON_POSTGRES's left out. */
+function postgresFiles(): string[] {
+  const testFiles = (path: string) =>
+    path.endsWith(".test.ts") ? [path] : readdirSync(join(root, path), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).map((f) => `${path}/${f}`);
+  return ON_POSTGRES.flatMap(testFiles).filter(onPostgres).sort().map((f) => `./${f}`);
+}
 const only = process.argv.slice(2).filter((p) => !isE2e(p) && !isWeb(p));
 const e2eArgs = process.argv.slice(2).filter(isE2e);
 const webArgs = process.argv.slice(2).filter(isWeb);
 // Only browser specs or web tests named: no bun test run, no PostgreSQL.
 const e2eOnly = (e2eArgs.length > 0 || webArgs.length > 0) && only.length === 0;
-if (process.argv.length === 2) typecheck();
-if (process.argv.length === 2 || webArgs.length > 0) await webTest(webArgs);
-if (!e2eOnly) await bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]);
+if (process.argv.length === 2) await timed("typecheck", typecheck);
+if (process.argv.length === 2 || webArgs.length > 0) await timed("web unit", () => webTest(webArgs));
+if (!e2eOnly) await timed("PGlite", () => bunTest("unit and integration (PGlite)", only.length ? only : ["shared", "server", "wasm-tools"]));
 
 // Named paths with none of them in the PostgreSQL set: nothing to run there.
-const pgNone = only.length > 0 && !only.some((p) => ON_POSTGRES.some((dir) => p.startsWith(dir)));
-const pg = e2eOnly || pgNone ? null : await startPostgres();
+const pgNone = only.length > 0 && !only.some(onPostgres);
+const pg = e2eOnly || pgNone ? null : await timed("PostgreSQL start", startPostgres);
 if (pg) {
   try {
-    const serverOnly = only.filter((p) => ON_POSTGRES.some((dir) => p.startsWith(dir)));
-    await bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : ON_POSTGRES, { TEST_DATABASE_URL: pg.url });
+    const serverOnly = only.filter(onPostgres);
+    await timed("PostgreSQL", () => bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : postgresFiles(), { TEST_DATABASE_URL: pg.url }));
   } finally {
     pg.stop();
   }
@@ -217,8 +245,10 @@ if (pg) {
 }
 
 if (process.argv.length === 2 || e2eArgs.length > 0) await browserE2e(e2eArgs);
+took.push(["in all", (performance.now() - started) / 1000]);
 
 // Repeated last, so that the end of a long log (all a CI summary may keep) says which tests failed and why.
 if (failures.length) console.log(`\n[test] failed tests and their errors (as printed above):\n\n${failures.map((lines) => lines.join("\n")).join("\n\n")}`);
+console.log(`\n[test] time: ${took.map(([label, s]) => `${label} ${Math.round(s)} s`).join(", ")}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed > 0 ? 1 : 0);
