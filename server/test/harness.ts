@@ -3,7 +3,7 @@
  * either PGlite or, when TEST_DATABASE_URL is set, a fresh database on that Postgres server.
  */
 import { VektorClient } from "@vektor/shared/client";
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -108,10 +108,16 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
 
 /**
  * For a server started with spawnServer: on the PostgreSQL run, a fresh database written into
- * `env` as DATABASE_URL (PGlite otherwise). Returns what drops it again.
+ * `env` as DATABASE_URL; on PGlite, the test process's template copied into `env.DATA_DIR`
+ * (what the server would otherwise make with an initdb of its own, 8 to 30 s). Returns what drops
+ * the database again.
  */
 export async function spawnedDatabase(env: Record<string, string>): Promise<() => Promise<void>> {
-  if (!process.env.TEST_DATABASE_URL) return async () => {};
+  if (!process.env.TEST_DATABASE_URL) {
+    const { dataDir, pgliteSharedBuffers } = readEnv(env);
+    if (env.DATA_DIR && !existsSync(join(dataDir, "db"))) cpSync(await pgliteTemplate(pgliteSharedBuffers), join(dataDir, "db"), { recursive: true });
+    return async () => {};
+  }
   const db = await freshDatabase(process.env.TEST_DATABASE_URL);
   env.DATABASE_URL = db.url;
   return db.drop;
@@ -119,7 +125,8 @@ export async function spawnedDatabase(env: Record<string, string>): Promise<() =
 
 /**
  * Starts `server/src/main.ts` as its own process (for tests that kill it) and waits until it
- * answers. The first start runs PGlite's initdb: the deadline leaves room for a slow machine.
+ * answers. On a DATA_DIR without a database (not given by spawnedDatabase) the first start runs
+ * PGlite's initdb: the deadline leaves room for that on a slow machine.
  */
 export async function spawnServer(env: Record<string, string>, base: string): Promise<ReturnType<typeof Bun.spawn>> {
   const p = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], { env: { ...process.env, WARM_UP_CALLS: "0", WARM_UP_REQUESTS: "0", ...env }, stdout: "ignore", stderr: "inherit" });

@@ -50,7 +50,7 @@ beforeAll(async () => {
   dropDb = await spawnedDatabase(env);
   proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
   void readLogs(proc.stdout as ReadableStream<Uint8Array>);
-  // A fresh DATA_DIR means a PGlite initdb first: the deadline leaves a slow, busy machine room.
+  // The deadline leaves a slow, busy machine room.
   for (const deadline = Date.now() + 150_000; Date.now() < deadline; ) {
     if (await fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false)) return;
     if (proc.exitCode !== null) break;
