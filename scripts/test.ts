@@ -214,11 +214,14 @@ function onPostgres(path: string): boolean {
   return ON_POSTGRES.some((dir) => clean.startsWith(dir)) && !NOT_ON_POSTGRES.has(clean);
 }
 
-/** ON_POSTGRES's test files, NOT_ON_POSTGRES's left out. */
-function postgresFiles(): string[] {
-  const testFiles = (path: string) =>
-    path.endsWith(".test.ts") ? [path] : readdirSync(join(root, path), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).map((f) => `${path}/${f}`);
-  return ON_POSTGRES.flatMap(testFiles).filter(onPostgres).sort().map((f) => `./${f}`);
+/** The test files of `paths` (files, or folders searched) that run on PostgreSQL: NOT_ON_POSTGRES's left out. */
+function postgresFiles(paths: string[]): string[] {
+  const testFiles = (path: string) => {
+    const clean = path.replace(/^\.\//, "").replace(/\/$/, "");
+    if (clean.endsWith(".test.ts")) return [clean];
+    return readdirSync(join(root, clean), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).map((f) => `${clean}/${f}`);
+  };
+  return paths.flatMap(testFiles).filter(onPostgres).sort().map((f) => `./${f}`);
 }
 const only = process.argv.slice(2).filter((p) => !isE2e(p) && !isWeb(p));
 const e2eArgs = process.argv.slice(2).filter(isE2e);
@@ -234,8 +237,8 @@ const pgNone = only.length > 0 && !only.some(onPostgres);
 const pg = e2eOnly || pgNone ? null : await timed("PostgreSQL start", startPostgres);
 if (pg) {
   try {
-    const serverOnly = only.filter(onPostgres);
-    await timed("PostgreSQL", () => bunTest("HTTP integration and queue (PostgreSQL)", serverOnly.length ? serverOnly : postgresFiles(), { TEST_DATABASE_URL: pg.url }));
+    const named = only.filter(onPostgres);
+    await timed("PostgreSQL", () => bunTest("HTTP integration and queue (PostgreSQL)", postgresFiles(named.length ? named : ON_POSTGRES), { TEST_DATABASE_URL: pg.url }));
   } finally {
     pg.stop();
   }

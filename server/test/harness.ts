@@ -3,12 +3,12 @@
  * either PGlite or, when TEST_DATABASE_URL is set, a fresh database on that Postgres server.
  */
 import { VektorClient } from "@vektor/shared/client";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type Running } from "../src/boot";
-import { openDatabase } from "../src/db/client";
+import { copyPgliteTemplate } from "../src/db/pglite-template";
 import { readEnv } from "../src/env";
 
 export const ADMIN_EMAIL = "admin@example.test";
@@ -41,27 +41,6 @@ export interface TestServer extends Running {
 
 let counter = 0;
 
-/**
- * One embedded database made (initdb and migrations) per test process and copied into each test
- * server's DATA_DIR: an initdb takes 8 s on a quiet machine and half a minute on a busy one, and
- * every test file would otherwise pay it inside its 60 s start-up.
- */
-const templates = new Map<string, Promise<string>>();
-function pgliteTemplate(sharedBuffers: string): Promise<string> {
-  let made = templates.get(sharedBuffers);
-  if (!made) {
-    made = (async () => {
-      const root = mkdtempSync(join(tmpdir(), "vektor-template-"));
-      process.once("exit", () => rmSync(root, { recursive: true, force: true }));
-      const database = await openDatabase({ databaseUrl: null, dataDir: root, pgliteSharedBuffers: sharedBuffers });
-      await database.close();
-      return join(root, "db");
-    })();
-    templates.set(sharedBuffers, made);
-  }
-  return made;
-}
-
 export async function startTestServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "vektor-test-"));
   const port = await freePort();
@@ -79,10 +58,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
     ...extraEnv,
   });
   // env.dataDir: a test may give its own DATA_DIR (one on a small file system, say).
-  if (!env.databaseUrl) {
-    mkdirSync(env.dataDir, { recursive: true });
-    cpSync(await pgliteTemplate(env.pgliteSharedBuffers), join(env.dataDir, "db"), { recursive: true });
-  }
+  if (!env.databaseUrl) await copyPgliteTemplate(env.dataDir, env.pgliteSharedBuffers);
   const running = await startServer(env);
   const anon = () => new VektorClient({ baseUrl: running.url });
   const user = async (email = `user${++counter}-${crypto.randomUUID().slice(0, 8)}@example.test`) => {
@@ -115,7 +91,7 @@ export async function startTestServer(extraEnv: Record<string, string> = {}): Pr
 export async function spawnedDatabase(env: Record<string, string>): Promise<() => Promise<void>> {
   if (!process.env.TEST_DATABASE_URL) {
     const { dataDir, pgliteSharedBuffers } = readEnv(env);
-    if (env.DATA_DIR && !existsSync(join(dataDir, "db"))) cpSync(await pgliteTemplate(pgliteSharedBuffers), join(dataDir, "db"), { recursive: true });
+    if (env.DATA_DIR) await copyPgliteTemplate(dataDir, pgliteSharedBuffers);
     return async () => {};
   }
   const db = await freshDatabase(process.env.TEST_DATABASE_URL);

@@ -8,10 +8,11 @@
 import { isTerminalJob } from "@vektor/shared/schemas/vocab";
 import { eq, sql } from "drizzle-orm";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshDatabase } from "../db/test-database";
+import { copyPgliteTemplate } from "../db/pglite-template";
 import { openDatabase, type Database, type Db } from "../db/client";
 import { file, job, user } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -27,7 +28,7 @@ import { JobRunner, type RunnerOptions } from "./runner";
 
 export type { ControlKind };
 
-/** PGlite's initdb takes seconds, far more on a loaded machine: the setup gets its own timeout. */
+/** The first set-up in a test process makes the PGlite template (an initdb: seconds, far more on a loaded machine): it gets its own timeout. */
 export const SETUP_TIMEOUT = 180_000;
 export const log = createLogger("silent");
 
@@ -43,8 +44,8 @@ export interface TestQueue {
 /** A migrated database and an object store, both new; PostgreSQL when TEST_DATABASE_URL is set. */
 export async function openTestQueue(): Promise<TestQueue> {
   const dir = mkdtempSync(join(tmpdir(), "vektor-queue-"));
-  mkdirSync(join(dir, "db"));
   const pg = process.env.TEST_DATABASE_URL ? await freshDatabase(process.env.TEST_DATABASE_URL) : null;
+  if (!pg) await copyPgliteTemplate(dir, "8MB");
   const database = await openDatabase({ databaseUrl: pg?.url ?? null, dataDir: dir, pgliteSharedBuffers: "8MB" });
   return {
     db: database.db,

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Db } from "../../db/client";
+import { copyPgliteTemplate } from "../../db/pglite-template";
 import { file, user } from "../../db/schema";
 import { ensureDataDirs, readEnv } from "../../env";
 import { newId } from "../../lib/ids";
@@ -92,12 +93,13 @@ export interface TestStorage {
   close(): Promise<void>;
 }
 
-/** Opens a migrated PGlite database and a local object store under a new temp dir (initdb: seconds). */
+/** Opens a migrated PGlite database (a copy of the test process's template) and a local object store under a new temp dir. */
 export async function openTestStorage(): Promise<TestStorage> {
   const dataDir = mkdtempSync(join(tmpdir(), "vektor-nodes-"));
   try {
     const env = readEnv({ DATA_DIR: dataDir, PGLITE_SHARED_BUFFERS: "8MB" });
     ensureDataDirs(env);
+    await copyPgliteTemplate(env.dataDir, env.pgliteSharedBuffers);
     const database = await openDatabase(env);
     const db = database.db;
     const store = createStore({ dataDir: env.dataDir });
