@@ -123,7 +123,8 @@ async function timed<T>(label: string, part: () => T | Promise<T>): Promise<T> {
 
 /** Runs bun test, echoing its output, and adds its counts to the totals. */
 async function bunTest(label: string, args: string[], env: Record<string, string> = {}): Promise<void> {
-  console.log(`\n[test] ${label}: bun test ${args.join(" ")}`);
+  const named = args.length > 12 ? `${args.length} files (${args[0]} ... ${args.at(-1)})` : args.join(" ");
+  console.log(`\n[test] ${label}: bun test ${named}`);
   const { code, tail } = await echoed(label, ["test", "--timeout", "60000", ...args], root, env);
   count(label, Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0), Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0), code);
 }
