@@ -58,8 +58,8 @@ const CONTEXT_LINES = 14;
 const BUN_FAIL = /^\s*\(fail\)\s/;
 /** bun test names each file on a line of its own before its tests. */
 const BUN_FILE = /^\S+\.(test|e2e)\.tsx?:$/;
-/** Vitest prints ` FAIL  file > name`, then the error. */
-const VITEST_FAIL = /^\s*FAIL\s/;
+/** Vitest prints ` FAIL  file > name`, then the error; bun test an error outside any test (a file that does not load) as this heading, then the error. */
+const ERROR_FIRST = /^\s*FAIL\s|^# Unhandled error/;
 
 /** Reads a child's output line by line and keeps each failed test's lines for the closing summary. */
 function failureCollector(label: string): (text: string, stream: "out" | "err") => void {
@@ -74,7 +74,7 @@ function failureCollector(label: string): (text: string, stream: "out" | "err") 
     if (following && following.push(line) > CONTEXT_LINES) following = null;
     if (failures.length >= MAX_FAILURES) return;
     if (BUN_FAIL.test(line)) failures.push([`[${label}] ${file}`, ...recent]);
-    else if (VITEST_FAIL.test(line)) failures.push((following = [`[${label}]`, line]));
+    else if (ERROR_FIRST.test(line)) failures.push((following = [`[${label}] ${file}`, line]));
   };
   return (text, stream) => {
     const lines = (partial[stream] + text.replace(/\x1b\[[0-9;]*m/g, "")).split("\n");
@@ -100,10 +100,15 @@ async function echoed(label: string, args: string[], cwd: string, env: Record<st
   return { code, tail: tail.replace(/\x1b\[[0-9;]*m/g, "") };
 }
 
-/** Adds a suite's counts to the totals; a non-zero exit with no failed test counts as one failure. */
-function count(label: string, passed: number, failed: number, code: number): void {
+/**
+ * Adds a suite's counts to the totals; a non-zero exit with no failed test counts as one failure,
+ * repeated at the end with the last lines the suite printed (a crash, a file that did not load).
+ */
+function count(label: string, passed: number, failed: number, code: number, tail: string): void {
   totals.passed += passed;
-  totals.failed += failed + (code !== 0 && failed === 0 ? 1 : 0);
+  const unexplained = code !== 0 && failed === 0;
+  totals.failed += failed + (unexplained ? 1 : 0);
+  if (unexplained) failures.push([`[${label}] exited with code ${code} and no failed test; its last lines:`, ...tail.trimEnd().split("\n").slice(-CONTEXT_LINES)]);
   console.log(`[test] ${label}: ${passed} passed, ${failed} failed (exit ${code})`);
 }
 
@@ -126,7 +131,7 @@ async function bunTest(label: string, args: string[], env: Record<string, string
   const named = args.length > 12 ? `${args.length} files (${args[0]} ... ${args.at(-1)})` : args.join(" ");
   console.log(`\n[test] ${label}: bun test ${named}`);
   const { code, tail } = await echoed(label, ["test", "--timeout", "60000", ...args], root, env);
-  count(label, Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0), Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0), code);
+  count(label, Number(/^\s*(\d+) pass$/m.exec(tail)?.[1] ?? 0), Number(/^\s*(\d+) fail$/m.exec(tail)?.[1] ?? 0), code, tail);
 }
 
 /**
@@ -139,7 +144,7 @@ async function webTest(paths: string[]): Promise<void> {
   console.log(`\n[test] web unit (Vitest): vitest run ${args.join(" ")}`);
   const { code, tail } = await echoed("web unit (Vitest)", ["--bun", "run", "test", ...args], join(root, "web"));
   const line = /^\s*Tests\s+(.*)$/m.exec(tail)?.[1] ?? "";
-  count("web unit (Vitest)", Number(/(\d+) passed/.exec(line)?.[1] ?? 0), Number(/(\d+) failed/.exec(line)?.[1] ?? 0), code);
+  count("web unit (Vitest)", Number(/(\d+) passed/.exec(line)?.[1] ?? 0), Number(/(\d+) failed/.exec(line)?.[1] ?? 0), code, tail);
 }
 
 /**
