@@ -4,7 +4,7 @@
  * a busy one; every test file that opened a database of its own paid it (a copy takes well under
  * a second). The tests of initdb itself (client.test.ts) open theirs without it.
  */
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "./client";
@@ -31,5 +31,7 @@ function pgliteTemplate(sharedBuffers: string): Promise<string> {
 export async function copyPgliteTemplate(dataDir: string, sharedBuffers: string): Promise<void> {
   const dir = join(dataDir, "db");
   if (existsSync(join(dir, "PG_VERSION"))) return;
+  // A test may name a DATA_DIR that does not exist yet (one on a small file system, say).
+  mkdirSync(dataDir, { recursive: true });
   cpSync(await pgliteTemplate(sharedBuffers), dir, { recursive: true });
 }

@@ -45,8 +45,9 @@ export interface TestQueue {
 export async function openTestQueue(): Promise<TestQueue> {
   const dir = mkdtempSync(join(tmpdir(), "vektor-queue-"));
   const pg = process.env.TEST_DATABASE_URL ? await freshDatabase(process.env.TEST_DATABASE_URL) : null;
-  if (!pg) await copyPgliteTemplate(dir, "8MB");
-  const database = await openDatabase({ databaseUrl: pg?.url ?? null, dataDir: dir, pgliteSharedBuffers: "8MB" });
+  const sharedBuffers = "8MB";
+  if (!pg) await copyPgliteTemplate(dir, sharedBuffers);
+  const database = await openDatabase({ databaseUrl: pg?.url ?? null, dataDir: dir, pgliteSharedBuffers: sharedBuffers });
   return {
     db: database.db,
     store: new LocalStore(join(dir, "objects")),
