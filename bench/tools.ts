@@ -23,7 +23,9 @@
  *             Targets (issue 24): API / native <= 1.5x on 30 pages and GIS; fixed overhead (API
  *             time - the tool's own) p50 <= 5 ms on PGlite, <= 8 ms on PostgreSQL for 1 page.
  *             The 1-page calls are made again back to back (no native run between them), printed
- *             beside the judged figure, not judged. Printed after them: how much colder this
+ *             beside the judged figure, not judged, and so is a signed-in request that runs no job
+ *             (GET /api/files?limit=1), after a native run and back to back: the part of the
+ *             overhead any request pays on this host. Printed after them: how much colder this
  *             machine's caches leave a process after a pause (bench/lib/host-cache.ts), which
  *             decides the fixed overhead more than our code
  *   env       BENCH_QUICK=1 (small inputs, one round: a smoke run), BENCH_RUNS (rounds; default
@@ -44,7 +46,7 @@ import { cacheRetention, cacheRetentionNote } from "./lib/host-cache";
 import { ensureCommands, timeCommand } from "./lib/native";
 import { Teardown } from "./lib/teardown";
 import { CpuWatch, fixed, median, printTable } from "./lib/table";
-import { CALL_HEADERS, callRows, measureCalls, overheadOf, type CallCase, type CallFile, type CallResult } from "./lib/tool-calls";
+import { CALL_HEADERS, callRows, measureCalls, overheadOf, type CallCase, type CallFile, type CallResult, type SignedInFloor } from "./lib/tool-calls";
 import { startPostgres, type BenchPostgres } from "./lib/postgres";
 
 // BENCH_TOOLS_BIG=1: the big-file mode instead (real-sized inputs through the API; BIG_MB sizes them).
@@ -447,14 +449,14 @@ async function apiPart(): Promise<boolean> {
   const cases = [...(await callCases(1, null)), ...(await callCases(QUICK ? 3 : 30, gj))].filter((c) => !ONLY || c.slug.includes(ONLY) || c.input.includes(ONLY));
   const runs = (c: CallCase) => (QUICK ? 3 : (RUNS_ENV ?? (c.small ? 15 : c.slug === "pdf.render-png" ? 3 : 7)));
   const log = (msg: string) => console.log(`[tools api] ${msg}`);
-  const all: { db: string; results: CallResult[] }[] = [];
+  const all: { db: string; results: CallResult[]; floor: SignedInFloor }[] = [];
   for (const db of DBS) {
     let pg: BenchPostgres | null = null;
     try {
       if (db === "postgres") pg = await startPostgres();
       log(`${db}: a fresh server (ROLE=all, JOB_TRACE=1)`);
-      const results = await measureCalls({ dataDir: join(work, `api-${db}`), databaseUrl: pg?.url, outDir, cases, runs, log });
-      all.push({ db: db === "postgres" ? "PostgreSQL" : "PGlite", results });
+      const { results, floor } = await measureCalls({ dataDir: join(work, `api-${db}`), databaseUrl: pg?.url, outDir, cases, runs, log });
+      all.push({ db: db === "postgres" ? "PostgreSQL" : "PGlite", results, floor });
     } finally {
       await pg?.stop();
     }
@@ -467,7 +469,7 @@ async function apiPart(): Promise<boolean> {
   });
   console.log(`\ntools through the API: POST /api/tools/{slug} on a fresh server (one process), medians; the steps from the server's Server-Timing (JOB_TRACE=1), wire = the rest of what the client saw\n`);
   printTable(CALL_HEADERS, rows);
-  console.log("\nfixed overhead of a call on a 1-page PDF (API time - the tool's own run), every PDF tool's calls together:\n");
+  console.log("\nfixed overhead of a call on a 1-page PDF (API time - the tool's own run), every PDF tool's calls together; beside it, what a signed-in request that runs no job costs on this host (GET /api/files?limit=1, answered from memory), timed the same way:\n");
   // Judged on calls that each follow a native run (the host's caches as an idle server finds
   // them); the calls back to back are printed beside them to show what that pause costs. p10
   // beside p50: on a busy machine the low end shows what the path itself costs.
@@ -477,7 +479,7 @@ async function apiPart(): Promise<boolean> {
   };
   printTable(
     ["db", "calls", "n", "p10 ms", "p50 ms", "p90 ms", "target", "result"],
-    all.flatMap(({ db, results }) => {
+    all.flatMap(({ db, results, floor }) => {
       const small = results.filter((r) => r.c.small && !r.error);
       const xs = small.flatMap((r) => r.calls.map(overheadOf)).sort((x, y) => x - y);
       const warm = small.flatMap((r) => r.backToBack.map(overheadOf)).sort((x, y) => x - y);
@@ -487,6 +489,8 @@ async function apiPart(): Promise<boolean> {
       return [
         [db, "each after a native run", ...quantiles(xs), `p50 <= ${limit} ms`, p50 <= limit ? "PASS" : "MISS"],
         [db, "back to back (not judged)", ...quantiles(warm), "-", "-"],
+        [db, "GET /api/files, each after a native run (no job; not judged)", ...quantiles(floor.afterNative.sort((x, y) => x - y)), "-", "-"],
+        [db, "GET /api/files, back to back (no job; not judged)", ...quantiles(floor.backToBack.sort((x, y) => x - y)), "-", "-"],
       ];
     }),
   );

@@ -71,10 +71,21 @@ async function call(client: VektorClient, c: CallCase, fileIds: string[]): Promi
 export const overheadOf = (x: Call) => x.totalMs - (x.steps.tool ?? 0);
 
 /**
+ * A signed-in request that runs no job (GET /api/files?limit=1, answered from memory), timed by
+ * the client as a call is: what any request costs on this host, the floor under a call's overhead.
+ */
+export interface SignedInFloor {
+  /** Each right after a native run, as the small calls are judged. */
+  afterNative: number[];
+  backToBack: number[];
+}
+
+/**
  * Starts a server on `dataDir` (`databaseUrl`: on PostgreSQL), uploads the cases' files once and
  * measures each case: `warmups` untimed calls, then `runs(c)` rounds of a call and a native run.
+ * Then, on the same server, the signed-in floor (SignedInFloor), as many times as the small calls.
  */
-export async function measureCalls(opts: { dataDir: string; databaseUrl?: string; outDir: string; cases: CallCase[]; runs: (c: CallCase) => number; log: (msg: string) => void }): Promise<CallResult[]> {
+export async function measureCalls(opts: { dataDir: string; databaseUrl?: string; outDir: string; cases: CallCase[]; runs: (c: CallCase) => number; log: (msg: string) => void }): Promise<{ results: CallResult[]; floor: SignedInFloor }> {
   const env: Record<string, string> = { JOB_TRACE: "1", ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}) };
   let server: BenchServer | null = null;
   try {
@@ -88,11 +99,7 @@ export async function measureCalls(opts: { dataDir: string; databaseUrl?: string
     const results: CallResult[] = [];
     for (const c of opts.cases) {
       const fileIds = c.files.map((f) => ids.get(f.path)!);
-      const native = async () => {
-        rmSync(opts.outDir, { recursive: true, force: true });
-        mkdirSync(opts.outDir);
-        return timeCommand(c.native.argv(c.files.map((f) => f.path), opts.outDir), { env: { GDAL_NUM_THREADS: "1", OMP_NUM_THREADS: "1" } });
-      };
+      const native = () => runNative(c, opts.outDir);
       const r: CallResult = { c, calls: [], backToBack: [], native: [] };
       try {
         // warm-up: the tool's engine loads in the worker, the statements get planned
@@ -112,10 +119,40 @@ export async function measureCalls(opts: { dataDir: string; databaseUrl?: string
       }
       results.push(r);
     }
-    return results;
+    return { results, floor: await signedInFloor(client, opts, results) };
   } finally {
     await server?.stop();
   }
+}
+
+/** The case's native program on its files, into a fresh `outDir`; its time in ms. */
+function runNative(c: CallCase, outDir: string): Promise<number> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir);
+  return timeCommand(c.native.argv(c.files.map((f) => f.path), outDir), { env: { GDAL_NUM_THREADS: "1", OMP_NUM_THREADS: "1" } });
+}
+
+/** SignedInFloor on `client`'s server: each request after the first small case's native program, then back to back. */
+async function signedInFloor(client: VektorClient, opts: { outDir: string }, results: CallResult[]): Promise<SignedInFloor> {
+  const small = results.filter((r) => r.c.small && !r.error);
+  const floor: SignedInFloor = { afterNative: [], backToBack: [] };
+  if (small.length === 0) return floor;
+  const n = small.reduce((sum, r) => sum + r.calls.length, 0);
+  const c = small[0].c;
+  const request = async () => {
+    const t0 = performance.now();
+    const res = await client.t.fetch("/api/files?limit=1");
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /api/files answered ${res.status}`);
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 3; i++) await request();
+  for (let i = 0; i < n; i++) {
+    await runNative(c, opts.outDir);
+    floor.afterNative.push(await request());
+  }
+  for (let i = 0; i < n; i++) floor.backToBack.push(await request());
+  return floor;
 }
 
 /** The table rows of one database's results: medians of each step, the call, its fixed overhead and the native run. */
