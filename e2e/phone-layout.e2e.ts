@@ -113,6 +113,21 @@ describe("phone layouts", () => {
     expect(failures).toEqual([]);
   }, 600_000);
 
+  test("the workflow editor's overview map: beside the canvas at 1280 px, left out at 390 px, where it would cover half of it", async () => {
+    const map = page.locator(".react-flow__minimap");
+    await page.setViewportSize(WIDE);
+    await open(`/workflows/${workflowId}`);
+    await map.waitFor();
+    await page.setViewportSize(PHONE);
+    await map.waitFor({ state: "detached" });
+    await open(`/workflows/${workflowId}`);
+    await page.getByRole("region", { name: "Canvas" }).locator(".react-flow__node").first().waitFor();
+    expect(await map.count()).toBe(0);
+    // Back to a wide window without reloading: the map comes back.
+    await page.setViewportSize(WIDE);
+    await map.waitFor();
+  });
+
   test("the header's Menu at 390 px: a disclosure that Escape closes, focus back on its button", async () => {
     await page.setViewportSize(PHONE);
     await open("/files");

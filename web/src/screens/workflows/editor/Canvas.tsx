@@ -31,6 +31,11 @@ const DELETE_KEYS = ["Delete", "Backspace"];
 const FIT_VIEW = { maxZoom: 1.2 };
 const EDGE_OPTIONS = { interactionWidth: 16 };
 const minimapClass = (n: { data: unknown }) => `minimap-${(n.data as StepData).category}`;
+/**
+ * The overview map is drawn on a canvas at least this wide: it is 200 x 150 px, which on a phone's
+ * canvas (about 360 px) would cover half of what it gives an overview of.
+ */
+export const MINIMAP_FROM_PX = 560;
 
 /** The drag-and-drop type a palette entry carries (its node type). */
 export const PALETTE_MIME = "application/x-vektor-step";
@@ -79,11 +84,14 @@ export function Canvas(props: CanvasProps) {
 
   // A new width (a phone turned, the layout's breakpoint crossed) shows the whole graph again.
   const wrapper = useRef<HTMLDivElement>(null);
+  const [mapShown, setMapShown] = useState(true);
   useEffect(() => {
     let width = wrapper.current?.clientWidth ?? 0;
+    setMapShown(width >= MINIMAP_FROM_PX);
     const watch = new ResizeObserver(([entry]) => {
       const now = Math.round(entry!.contentRect.width);
       if (width && now && Math.abs(now - width) > 40) void flow.fitView(FIT_VIEW);
+      if (now) setMapShown(now >= MINIMAP_FROM_PX);
       width = now;
     });
     if (wrapper.current) watch.observe(wrapper.current);
@@ -161,7 +169,7 @@ export function Canvas(props: CanvasProps) {
       >
         <Background gap={20} />
         <Controls showInteractive={false} />
-        <MiniMap pannable zoomable ariaLabel="Overview of the whole graph" nodeClassName={minimapClass} />
+        {mapShown && <MiniMap pannable zoomable ariaLabel="Overview of the whole graph" nodeClassName={minimapClass} />}
       </ReactFlow>
     </div>
   );
