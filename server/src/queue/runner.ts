@@ -44,6 +44,22 @@ export interface LaneReservation {
   release(): void;
 }
 
+/**
+ * Whether the claim loop claims again at once after a claim that took `taken` of the `asked` jobs
+ * and saw `more` due; else it sleeps until a wake-up, a freed lane or its poll. Again when:
+ * - it took all it asked for and more is due;
+ * - a wake-up came while the claim was in flight (it may be for a job the claim could not see yet);
+ * - the claim left due work it could not take (a user's or the global limit) and a lane of the
+ *   kind freed meanwhile: that job's end was not in the claim's snapshot and may have freed the
+ *   limit, and the lane could not ask again itself, as nothing was held back yet when it freed.
+ *   Missed, the waiting job waited for the next poll (on PostgreSQL, where a claim and a job's end
+ *   run on two connections at once; seen in CI as a 30 s stall under a 60 s poll).
+ */
+export function claimsAgain(claim: { more: boolean; taken: number; asked: number }, meanwhile: { poked: boolean; freed: boolean }): boolean {
+  if (claim.more && claim.taken === claim.asked) return true;
+  return meanwhile.poked || (claim.more && claim.taken < claim.asked && meanwhile.freed);
+}
+
 /** How often each kind of lane looks for jobs whose process died (a lease lasts far longer). */
 const EXPIRED_CHECK_MS = 1000;
 /** An idle kind of lane polls after pollMs, then twice as long after each poll that found nothing, up to this many pollMs. */
@@ -64,6 +80,8 @@ interface LaneSet {
   heldBack: boolean;
   /** Wake-ups so far, so the loop can tell one arrived while it was claiming. */
   pokes: number;
+  /** Lanes freed so far, so the loop can tell a job ended while a claim it held back was under way. */
+  frees: number;
   /** Ends the loop's wait (a wake-up, a lane freed, stop). */
   wake: (() => void) | null;
   /** The current idle wait: pollMs after work was found or a wake-up, doubled by each empty poll. */
@@ -99,7 +117,7 @@ export class JobRunner {
     private readonly held: HeldJobs = new HeldJobs(),
   ) {
     const size: Record<Lane, number> = { tool: opts.toolLanes ?? 0, control: opts.controlLanes, outbound: opts.outboundLanes ?? 2 };
-    const set = (lane: Lane): LaneSet => ({ lane, size: size[lane], busy: 0, wanted: true, heldBack: false, pokes: 0, wake: null, idleMs: opts.pollMs, pollAt: 0, polled: false, expiredCheckedAt: 0 });
+    const set = (lane: Lane): LaneSet => ({ lane, size: size[lane], busy: 0, wanted: true, heldBack: false, pokes: 0, frees: 0, wake: null, idleMs: opts.pollMs, pollAt: 0, polled: false, expiredCheckedAt: 0 });
     this.sets = { tool: set("tool"), control: set("control"), outbound: set("outbound") };
   }
 
@@ -179,6 +197,7 @@ export class JobRunner {
         continue;
       }
       const pokesBefore = set.pokes;
+      const freesBefore = set.frees;
       const polled = set.polled;
       set.polled = false;
       // Tool jobs one at a time: the limits are read when a statement starts, so a batch could pass them.
@@ -189,9 +208,9 @@ export class JobRunner {
       });
       const taken = claim?.rows.length ?? 0;
       for (const row of claim?.rows ?? []) this.launch(set, row);
-      set.heldBack = Boolean(claim?.more) && taken < asked;
-      // A wake-up that came while the claim was in flight may be for a job it could not see yet.
-      if ((claim?.more && taken === asked) || set.pokes !== pokesBefore) continue;
+      const more = Boolean(claim?.more);
+      set.heldBack = more && taken < asked;
+      if (claimsAgain({ more, taken, asked }, { poked: set.pokes !== pokesBefore, freed: set.frees !== freesBefore })) continue;
       set.wanted = false;
       await this.planPoll(set, polled && taken === 0);
     }
@@ -282,6 +301,7 @@ export class JobRunner {
 
   private free(set: LaneSet): void {
     set.busy--;
+    set.frees++;
     // A job's end may free its user's or the global limit for a job the last claim had to leave.
     if (set.heldBack) set.wanted = true;
     set.wake?.();
