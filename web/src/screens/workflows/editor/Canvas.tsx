@@ -35,7 +35,7 @@ const minimapClass = (n: { data: unknown }) => `minimap-${(n.data as StepData).c
  * The overview map is drawn on a canvas at least this wide: it is 200 x 150 px, which on a phone's
  * canvas (about 360 px) would cover half of what it gives an overview of.
  */
-export const MINIMAP_FROM_PX = 560;
+const MINIMAP_FROM_PX = 560;
 
 /** The drag-and-drop type a palette entry carries (its node type). */
 export const PALETTE_MIME = "application/x-vektor-step";
@@ -87,7 +87,7 @@ export function Canvas(props: CanvasProps) {
   const [mapShown, setMapShown] = useState(true);
   useEffect(() => {
     let width = wrapper.current?.clientWidth ?? 0;
-    setMapShown(width >= MINIMAP_FROM_PX);
+    // The observer reports the canvas's width when it starts observing, too: the map follows from the first frame on.
     const watch = new ResizeObserver(([entry]) => {
       const now = Math.round(entry!.contentRect.width);
       if (width && now && Math.abs(now - width) > 40) void flow.fitView(FIT_VIEW);
