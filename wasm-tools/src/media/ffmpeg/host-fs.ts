@@ -9,10 +9,12 @@
  *
  * No host file stays open between calls (each read or write opens, does its piece and closes):
  * the host ends a job by terminating its worker, even in the middle of ffmpeg's run, and a
- * descriptor left open there would belong to the server's process for good.
+ * descriptor left open there would belong to the server's process for good. Each such call is a
+ * host call of the stop cell (stop-cell.ts), so the worker is never terminated inside one.
  *
  * Loaded by the job worker only when the host mounts a folder; browsers never load it.
  */
+import { asHostCall } from "./stop-cell";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 
 /** The slice of an Emscripten file-system node this type uses. */
@@ -46,8 +48,11 @@ const EPERM = 63;
 const SEEK_CUR = 1;
 const SEEK_END = 2;
 
-/** The file-system type to mount with `FS.mount(type, { root: hostFolder }, mountpoint)`. */
-export function hostFolderFs(FS: CoreFs) {
+/**
+ * The file-system type to mount with `FS.mount(type, { root: hostFolder }, mountpoint)`;
+ * `stopCell` is the job's (stop-cell.ts), shared with the host.
+ */
+export function hostFolderFs(FS: CoreFs, stopCell: Int32Array) {
   /** A host call with the host's error turned into the core's (ffmpeg then sees ENOENT, ENOSPC...). */
   const host = <T>(call: () => T): T => {
     try {
@@ -72,16 +77,24 @@ export function hostFolderFs(FS: CoreFs) {
     return node;
   };
 
-  /** A file opened for one call and closed again (see the module's comment). */
+  /** A file opened for one call and closed again (see the module's comment); refused once the host stops the job. */
   const withFile = <T>(stream: FsStream, use: (fd: number) => T): T =>
-    host(() => {
-      const fd = openSync(realPath(stream.node), (stream.flags & 3) === 0 ? constants.O_RDONLY : constants.O_RDWR);
-      try {
-        return use(fd);
-      } finally {
-        closeSync(fd);
-      }
-    });
+    host(() =>
+      asHostCall(
+        stopCell,
+        () => {
+          const fd = openSync(realPath(stream.node), (stream.flags & 3) === 0 ? constants.O_RDONLY : constants.O_RDWR);
+          try {
+            return use(fd);
+          } finally {
+            closeSync(fd);
+          }
+        },
+        () => {
+          throw new FS.ErrnoError(ERRNO.EIO);
+        },
+      ),
+    );
 
   const nodeOps = {
     getattr(node: FsNode) {

@@ -6,6 +6,7 @@
 import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
 import { createJobWorker, loadFfmpegModule } from "../init";
 import type { JobMessage, JobRequest } from "./protocol";
+import { newStopCell, stopBetweenCalls } from "./stop-cell";
 
 /** The outcome of one ffmpeg command: its exit code and every log line it printed. */
 export interface ExecResult {
@@ -28,7 +29,9 @@ export class FfmpegSession {
   private pending = new Map<number, Pending>();
   private lines: string[] = [];
   private onLine?: (line: string) => void;
-  private closed = false;
+  private closing?: Promise<void>;
+  /** Made when a host folder is mounted: the worker is then ended between host-file calls only. */
+  private stopCell?: Int32Array;
   private failure?: unknown;
   private readonly onAbort = () => this.fail(new ToolError("CANCELLED", "The run was cancelled"));
 
@@ -54,7 +57,7 @@ export class FfmpegSession {
     try {
       await session.request({ type: "init", module });
     } catch (err) {
-      session.close();
+      await session.close();
       if (err instanceof ToolError) throw err;
       throw new ToolError("TOOL_FAILED", `Could not start ffmpeg: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -69,7 +72,8 @@ export class FfmpegSession {
 
   /** Mounts the host folder `host` at `at` (absolute): ffmpeg reads and writes its files there on the host's disk. */
   async mountHost(host: string, at: string): Promise<void> {
-    await this.request({ type: "mount", host, at });
+    this.stopCell ??= newStopCell();
+    await this.request({ type: "mount", host, at, stopCell: this.stopCell });
   }
 
   /** Mounts the browser's File or Blob at `at` as `name`: ffmpeg reads it a piece at a time (WORKERFS). */
@@ -100,18 +104,25 @@ export class FfmpegSession {
     return (await this.request({ type: "read", name })).bytes;
   }
 
-  /** Terminates the worker (and with it the instance and its memory). */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    live--;
+  /**
+   * Terminates the worker (and with it the instance and its memory): at once, or, with a host
+   * folder mounted, once no host-file call is under way (stop-cell.ts; within a millisecond or so).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.end();
+    return this.closing;
+  }
+
+  private async end(): Promise<void> {
     this.signal.removeEventListener("abort", this.onAbort);
+    if (this.stopCell) await stopBetweenCalls(this.stopCell);
     this.worker.terminate();
+    live--;
   }
 
   private request(body: DistributiveOmit<JobRequest, "id">, transfer: Transferable[] = []): Promise<JobMessage & { type: "reply"; ok: true }> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.closed) return Promise.reject(new ToolError("TOOL_FAILED", "The ffmpeg session is closed"));
+    if (this.closing) return Promise.reject(new ToolError("TOOL_FAILED", "The ffmpeg session is closed"));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -120,6 +131,7 @@ export class FfmpegSession {
   }
 
   private receive(message: JobMessage): void {
+    if (this.failure) return; // what a failed job's worker says while it is being stopped
     if (message.type === "log") {
       if (this.lines.length < 20_000) this.lines.push(message.line);
       this.onLine?.(message.line);
@@ -132,12 +144,14 @@ export class FfmpegSession {
     else waiting.reject(new ToolError("TOOL_FAILED", `ffmpeg failed: ${message.message}`));
   }
 
-  /** Rejects everything in flight with `err` and ends the worker. */
+  /** Ends the worker, then rejects everything in flight with `err` (so a caller that sees it finds no host file open). */
   private fail(err: unknown): void {
-    this.failure ??= err;
-    for (const { reject } of this.pending.values()) reject(this.failure);
-    this.pending.clear();
-    this.close();
+    if (this.failure) return;
+    this.failure = err;
+    void this.close().then(() => {
+      for (const { reject } of this.pending.values()) reject(err);
+      this.pending.clear();
+    });
   }
 }
 
@@ -149,6 +163,6 @@ export async function withFfmpeg<T>(ctx: Pick<RunContext, "signal">, use: (sessi
   try {
     return await use(session);
   } finally {
-    session.close();
+    await session.close();
   }
 }
