@@ -16,9 +16,11 @@ export type PooledOutput = ToolOutput & { staged?: StagedOutput };
  * RunContext.outputDir). `staging`: a folder where the worker writes the outputs it holds as
  * bytes, hashed (the local object store's temp folder, whence they are renamed into place): the
  * server's thread then neither hashes nor writes them, and a run begun before its job row
- * (early-run.ts) writes them while that row is inserted.
+ * (early-run.ts) writes them while that row is inserted. `ledger`: the worker's file ledger
+ * (the same for each of its runs; wasm-tools runtime/file-ledger.ts), where it counts its host
+ * calls and records what it holds open, so the pool that ends it closes what it left open.
  */
-export type PoolRequest = { type: "run"; id: string; slug: string; inputs: ToolInput[]; params: unknown; outputDir?: string; staging?: string } | { type: "cancel"; id: string };
+export type PoolRequest = { type: "run"; id: string; slug: string; inputs: ToolInput[]; params: unknown; outputDir?: string; staging?: string; ledger?: Int32Array } | { type: "cancel"; id: string };
 
 export type PoolReply =
   | { type: "ready" }

@@ -1,9 +1,11 @@
 /** The worker pool with real Bun workers and real tools: timeout, crash replacement, cancel. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { featureCollection, manyFeatures } from "@vektor/wasm-tools/gis/testing/fixtures";
+import { openFilesIn } from "@vektor/wasm-tools/testing/host-files";
 import { createLogger } from "../log";
 import { WorkerPool } from "./pool";
 
@@ -115,6 +117,36 @@ describe("WorkerPool", () => {
     expect(!res.ok && res.error.code).toBe("CANCELLED");
     expect(Date.now() - started).toBeLessThan(5000);
   });
+
+  test("a run on host files that is cancelled, or times out, leaves none of them open in the server (GDAL holds its input and output open for the whole run)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vektor-pool-files-"));
+    try {
+      const content = featureCollection(manyFeatures(60_000));
+      const path = join(dir, "in", "many.geojson");
+      mkdirSync(dirname(path));
+      writeFileSync(path, content);
+      const p = pool(1);
+      for (const end of ["CANCELLED", "TIMEOUT"] as const) {
+        const outputDir = join(dir, end);
+        mkdirSync(outputDir);
+        const ctl = new AbortController();
+        let openMidRun: string[] = [];
+        const cancelMidRun = () =>
+          setTimeout(() => {
+            openMidRun = openFilesIn(dir);
+            ctl.abort();
+          }, 300);
+        const inputs = [{ name: "many.geojson", bytes: content.slice(0, 1024), path, size: content.byteLength, mime: "application/geo+json" }];
+        const res = await p.run({ id: end, slug: "gis.convert", inputs, params: { to: "gpkg" }, outputDir, timeoutMs: end === "TIMEOUT" ? 300 : 60_000, signal: ctl.signal, onStarted: end === "CANCELLED" ? cancelMidRun : undefined });
+        expect(!res.ok && res.error.code).toBe(end);
+        await p.ended();
+        expect(openFilesIn(dir), end).toEqual([]);
+        if (end === "CANCELLED") expect(openMidRun).toContain(path); // what the run had open when it was cancelled
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test("two outputs that are views of one buffer both arrive (the worker copies what it cannot transfer alone)", async () => {
     const p = pool(1, new URL("./shared-buffer-worker.fixture.ts", import.meta.url).href);

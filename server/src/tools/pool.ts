@@ -4,8 +4,12 @@
  * of memory, ends with a typed error and the worker is replaced, so the server keeps serving.
  * A run's timeout counts from the moment its worker says the tool started (engine loaded);
  * loading the engine has its own, longer guard, so a worker that hangs there is replaced too.
+ * A worker is ended between two of its host-file calls, and the files it held open are closed
+ * (its file ledger: wasm-tools runtime/file-ledger.ts); terminating a worker closes none.
  */
 import type { ToolInput } from "@vektor/shared/tools/manifest";
+import { newFileLedger, stopAndDrain } from "@vektor/wasm-tools/runtime/file-ledger";
+import { closeSync } from "node:fs";
 import { formatDuration } from "../lib/duration";
 import type { Logger } from "../log";
 import type { PoolReply, RunOutcome } from "./pool-protocol";
@@ -29,6 +33,8 @@ interface Task {
 
 interface Slot {
   worker: Worker;
+  /** Where the worker counts its host-file calls and records the files it holds open. */
+  ledger: Int32Array;
   ready: Promise<void>;
   task: Task | null;
   timer: ReturnType<typeof setTimeout> | null;
@@ -48,6 +54,8 @@ export interface PoolOptions {
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Task[] = [];
+  /** Workers being ended (endWorker), until their files are closed. */
+  private readonly ending = new Set<Promise<void>>();
   private closed = false;
   private readonly workerUrl: string;
   private readonly startupTimeoutMs: number;
@@ -80,7 +88,13 @@ export class WorkerPool {
     this.closed = true;
     for (const t of this.waiting.splice(0)) t.resolve({ ok: false, error: { code: "CANCELLED", message: "The server is shutting down" } });
     for (const slot of this.slots) this.finish(slot, { ok: false, error: { code: "CANCELLED", message: "The server is shutting down" } }, false);
-    for (const slot of this.slots) slot.worker.terminate();
+    for (const slot of this.slots) this.endWorker(slot);
+    await this.ended();
+  }
+
+  /** Resolves once every worker being ended is gone and the files it held are closed. */
+  async ended(): Promise<void> {
+    while (this.ending.size) await Promise.all(this.ending);
   }
 
   /**
@@ -95,7 +109,7 @@ export class WorkerPool {
   private spawn(): Slot {
     const worker = new Worker(this.workerUrl);
     let markReady!: () => void;
-    const slot: Slot = { worker, ready: new Promise((r) => (markReady = r)), task: null, timer: null };
+    const slot: Slot = { worker, ledger: newFileLedger(), ready: new Promise((r) => (markReady = r)), task: null, timer: null };
     worker.onmessage = (event: MessageEvent<PoolReply>) => this.onMessage(slot, event.data, markReady);
     worker.addEventListener("error", (event) => this.onCrash(slot, (event as ErrorEvent).message || "worker error"));
     worker.addEventListener("close", () => this.onCrash(slot, "worker exited"));
@@ -141,8 +155,24 @@ export class WorkerPool {
   private replace(slot: Slot) {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
-    slot.worker.terminate();
+    this.endWorker(slot);
     this.slots[i] = this.spawn();
+  }
+
+  /**
+   * Terminates the slot's worker once no host-file call of it is under way (within about a
+   * millisecond; it starts none after the stop), then closes the files it held open. A worker
+   * stuck in a call for the drain's limit is terminated anyway, and its files are left open:
+   * closing a descriptor still in use could let the next file opened take its number.
+   */
+  private endWorker(slot: Slot): void {
+    const ending = stopAndDrain(slot.ledger).then((held) => {
+      slot.worker.terminate();
+      if (held === null) this.log.warn("a tool worker was still reading or writing a file after 5 s; ended it and left its files open");
+      for (const fd of held ?? []) closeQuietly(fd);
+    });
+    this.ending.add(ending);
+    void ending.finally(() => this.ending.delete(ending));
   }
 
   private dispatch() {
@@ -164,6 +194,15 @@ export class WorkerPool {
     slot.timer = setTimeout(() => this.finish(slot, { ok: false, error: { code: "WORKER_CRASHED", message: `The tool worker did not load ${task.slug} within ${formatDuration(this.startupTimeoutMs)}; the job did not run` } }), this.startupTimeoutMs);
     task.signal?.addEventListener("abort", () => slot.task === task && this.finish(slot, { ok: false, error: { code: "CANCELLED", message: "The run was cancelled" } }), { once: true });
     const transfer = [...new Set(task.inputs.map((i) => i.bytes.buffer as ArrayBuffer))];
-    slot.worker.postMessage({ type: "run", id: task.id, slug: task.slug, inputs: task.inputs, params: task.params, outputDir: task.outputDir, staging: task.staging }, transfer);
+    slot.worker.postMessage({ type: "run", id: task.id, slug: task.slug, inputs: task.inputs, params: task.params, outputDir: task.outputDir, staging: task.staging, ledger: slot.ledger }, transfer);
+  }
+}
+
+/** Closes a descriptor a terminated worker held (one it had closed itself is not in its ledger). */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed: nothing was left open.
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { RunContext, ToolInput, ToolOutput } from "@vektor/shared/tools/manifest";
 import { packError, packOutputs } from "@vektor/wasm-tools";
+import { setThreadLedger } from "@vektor/wasm-tools/runtime/file-ledger";
 import type { PoolReply, PoolRequest } from "./pool-protocol";
 import { stageOutputs } from "./staged-outputs";
 
@@ -30,6 +31,7 @@ export function serveToolWorker(runner: ToolRunner): void {
   async function run(req: Extract<PoolRequest, { type: "run" }>) {
     const controller = new AbortController();
     running.set(req.id, controller);
+    setThreadLedger(req.ledger);
     try {
       // The engine's cold load (seconds for a fresh worker) stays off the job's clock.
       if (!prepared.has(req.slug)) {

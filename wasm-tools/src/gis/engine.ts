@@ -31,6 +31,7 @@ export interface EmscriptenFs {
   unmount(mountpoint: string): void;
   symlink(target: string, path: string): void;
   filesystems: { NODEFS?: unknown; WORKERFS?: unknown };
+  ErrnoError: new (errno: number) => Error;
 }
 
 /** The slice of the gdal3.js Emscripten module this layer calls. */

@@ -8,6 +8,7 @@
 import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
 import { checkpoint, errorMessage } from "../runtime/context";
 import { fastInvokes } from "../runtime/emscripten-invokes";
+import { ledgerNodeFs } from "../runtime/nodefs-ledger";
 import { lazyOnce, locateWasm, startEmscripten, type WasmModuleRef, type WasmSource } from "../runtime/wasm-source";
 import { bufferWrites, type NodeFs } from "./buffered-writes";
 import { Gdal, GdalCrash, GdalError, type GdalModule, type Operation } from "./engine";
@@ -86,7 +87,10 @@ const engine = lazyOnce(async (): Promise<Gdal> => {
     invokes = "bytes" in wasm ? fastInvokes(wasm.bytes) : undefined;
     const module = await startEmscripten(wasm, start, invokes?.adapt);
     const nodefs = module.FS.filesystems.NODEFS;
-    if (nodefs) bufferWrites(nodefs as NodeFs); // host files: outputs in 1 MB writes, not 1 KB ones
+    if (nodefs) {
+      bufferWrites(nodefs as NodeFs); // host files: outputs in 1 MB writes, not 1 KB ones
+      ledgerNodeFs(nodefs as NodeFs, module.FS.ErrnoError); // and what a run holds open, where its pool can close it
+    }
     gdal = new Gdal(module);
     return gdal;
   } catch (err) {

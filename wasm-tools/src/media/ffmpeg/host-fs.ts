@@ -10,11 +10,12 @@
  * No host file stays open between calls (each read or write opens, does its piece and closes):
  * the host ends a job by terminating its worker, even in the middle of ffmpeg's run, and a
  * descriptor left open there would belong to the server's process for good. Each such call is a
- * host call of the stop cell (stop-cell.ts), so the worker is never terminated inside one.
+ * host call of the job's file ledgers (runtime/file-ledger.ts), so the worker is never terminated
+ * inside one.
  *
  * Loaded by the job worker only when the host mounts a folder; browsers never load it.
  */
-import { asHostCall } from "./stop-cell";
+import { asHostCall } from "../../runtime/file-ledger";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, truncateSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 
 /** The slice of an Emscripten file-system node this type uses. */
@@ -50,9 +51,9 @@ const SEEK_END = 2;
 
 /**
  * The file-system type to mount with `FS.mount(type, { root: hostFolder }, mountpoint)`;
- * `stopCell` is the job's (stop-cell.ts), shared with the host.
+ * each file call is a host call of `ledgers` (the session's, and its pool worker's on the server).
  */
-export function hostFolderFs(FS: CoreFs, stopCell: Int32Array) {
+export function hostFolderFs(FS: CoreFs, ledgers: Int32Array[]) {
   /** A host call with the host's error turned into the core's (ffmpeg then sees ENOENT, ENOSPC...). */
   const host = <T>(call: () => T): T => {
     try {
@@ -81,7 +82,7 @@ export function hostFolderFs(FS: CoreFs, stopCell: Int32Array) {
   const withFile = <T>(stream: FsStream, use: (fd: number) => T): T =>
     host(() =>
       asHostCall(
-        stopCell,
+        ledgers,
         () => {
           const fd = openSync(realPath(stream.node), (stream.flags & 3) === 0 ? constants.O_RDONLY : constants.O_RDWR);
           try {

@@ -57,11 +57,11 @@ async function init(module: WebAssembly.Module | undefined): Promise<FfmpegCore>
 }
 
 /** Mounts the host folder `host` at `at`: ffmpeg reads and writes its files on the host's disk. */
-async function mountHost(fs: FfmpegCore["FS"], host: string, at: string, stopCell: Int32Array): Promise<void> {
+async function mountHost(fs: FfmpegCore["FS"], host: string, at: string, ledgers: Int32Array[]): Promise<void> {
   // Imported here, not above: it uses node:fs, and only a host with files (the server) mounts.
   const { hostFolderFs } = await import("./host-fs");
   fs.mkdir(at);
-  fs.mount(hostFolderFs(fs, stopCell), { root: host }, at);
+  fs.mount(hostFolderFs(fs, ledgers), { root: host }, at);
 }
 
 /** A file's size, or undefined when there is none by that name. */
@@ -82,7 +82,7 @@ function handle(request: JobRequest): Promise<JobMessage & { type: "reply" }> | 
       core.FS.writeFile(request.name, request.bytes);
       return { type: "reply", id, ok: true };
     case "mount":
-      return mountHost(core.FS, request.host, request.at, request.stopCell).then(() => ({ type: "reply", id, ok: true }));
+      return mountHost(core.FS, request.host, request.at, request.ledgers).then(() => ({ type: "reply", id, ok: true }));
     case "mountBlob":
       // WORKERFS reads the Blob through FileReaderSync, a piece at a time (a Web Worker's; the browser's hosts).
       core.FS.mkdir(request.at);

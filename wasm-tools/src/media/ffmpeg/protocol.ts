@@ -7,8 +7,8 @@
 export type JobRequest =
   | { id: number; type: "init"; module?: WebAssembly.Module }
   | { id: number; type: "write"; name: string; bytes: Uint8Array }
-  /** The host folder `host` mounted at `at` (host-fs.ts; the server's job workers), its calls gated by `stopCell` (stop-cell.ts). */
-  | { id: number; type: "mount"; host: string; at: string; stopCell: Int32Array }
+  /** The host folder `host` mounted at `at` (host-fs.ts; the server's job workers), each file call a host call of `ledgers` (runtime/file-ledger.ts). */
+  | { id: number; type: "mount"; host: string; at: string; ledgers: Int32Array[] }
   /** The browser's File or Blob mounted at `at` as `name` (WORKERFS: read a piece at a time, never copied in). */
   | { id: number; type: "mountBlob"; blob: Blob; name: string; at: string }
   /** `name` made a link to `target` (a host file in a mounted folder, under the name ffmpeg is given). */

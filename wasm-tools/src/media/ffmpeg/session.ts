@@ -6,7 +6,7 @@
 import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
 import { createJobWorker, loadFfmpegModule } from "../init";
 import type { JobMessage, JobRequest } from "./protocol";
-import { newStopCell, stopBetweenCalls } from "./stop-cell";
+import { newFileLedger, stopAndDrain, threadLedgers } from "../../runtime/file-ledger";
 
 /** The outcome of one ffmpeg command: its exit code and every log line it printed. */
 export interface ExecResult {
@@ -30,8 +30,8 @@ export class FfmpegSession {
   private lines: string[] = [];
   private onLine?: (line: string) => void;
   private closing?: Promise<void>;
-  /** Made when a host folder is mounted: the worker is then ended between host-file calls only. */
-  private stopCell?: Int32Array;
+  /** Made when a host folder is mounted: the worker is then ended between host-file calls only (runtime/file-ledger.ts). */
+  private ledger?: Int32Array;
   private failure?: unknown;
   private readonly onAbort = () => this.fail(new ToolError("CANCELLED", "The run was cancelled"));
 
@@ -72,8 +72,9 @@ export class FfmpegSession {
 
   /** Mounts the host folder `host` at `at` (absolute): ffmpeg reads and writes its files there on the host's disk. */
   async mountHost(host: string, at: string): Promise<void> {
-    this.stopCell ??= newStopCell();
-    await this.request({ type: "mount", host, at, stopCell: this.stopCell });
+    // Its calls count in this thread's ledger too, so the server's pool, ending this thread, waits for them.
+    this.ledger ??= newFileLedger(0);
+    await this.request({ type: "mount", host, at, ledgers: [this.ledger, ...threadLedgers()] });
   }
 
   /** Mounts the browser's File or Blob at `at` as `name`: ffmpeg reads it a piece at a time (WORKERFS). */
@@ -106,7 +107,7 @@ export class FfmpegSession {
 
   /**
    * Terminates the worker (and with it the instance and its memory): at once, or, with a host
-   * folder mounted, once no host-file call is under way (stop-cell.ts; within a millisecond or so).
+   * folder mounted, once no host-file call is under way (within a millisecond or so).
    */
   close(): Promise<void> {
     this.closing ??= this.end();
@@ -115,7 +116,7 @@ export class FfmpegSession {
 
   private async end(): Promise<void> {
     this.signal.removeEventListener("abort", this.onAbort);
-    if (this.stopCell) await stopBetweenCalls(this.stopCell);
+    if (this.ledger) await stopAndDrain(this.ledger);
     this.worker.terminate();
     live--;
   }

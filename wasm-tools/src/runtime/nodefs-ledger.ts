@@ -1,0 +1,64 @@
+/**
+ * Emscripten's NODEFS counted in the thread's file ledger (file-ledger.ts): every operation on an
+ * open file is a host call, and each file it opens is recorded as held until it is closed. NODEFS
+ * keeps a file's descriptor (`stream.nfd`) from the engine's open to its close, so a worker ended
+ * mid-run held its inputs and outputs open for good. Path operations (stat, list, rename...) hold
+ * no descriptor and are left as they are.
+ */
+import { asHostCall, forgetHeld, recordHeld, threadLedgers } from "./file-ledger";
+
+/** The slice of an Emscripten NODEFS this uses. */
+export interface LedgeredNodeFs {
+  stream_ops: Record<string, unknown>;
+}
+
+interface NodeStream {
+  nfd?: number;
+}
+
+/** Emscripten's errno numbers (WASI's) used here. */
+const EIO = 29;
+const EMFILE = 33;
+
+const done = new WeakSet<object>();
+
+type Op = (...args: unknown[]) => unknown;
+
+/** Makes `nodefs`'s stream operations host calls of the thread's ledger (once per engine; call it after any other patch). */
+export function ledgerNodeFs(nodefs: LedgeredNodeFs, ErrnoError: new (errno: number) => Error): void {
+  if (done.has(nodefs)) return;
+  done.add(nodefs);
+  const refuse = (): never => {
+    throw new ErrnoError(EIO);
+  };
+  const ops = nodefs.stream_ops as Record<string, Op>;
+  const { open, close } = ops;
+  const wrapped: Record<string, Op> = {
+    // The descriptor the open got is recorded; when the ledger is full it is closed again: EMFILE.
+    open: (stream) => {
+      const result = open(stream);
+      const { nfd } = stream as NodeStream;
+      const [ledger] = threadLedgers();
+      if (ledger && nfd !== undefined && !recordHeld(ledger, nfd)) {
+        close(stream);
+        throw new ErrnoError(EMFILE);
+      }
+      return result;
+    },
+    // Forgotten whether or not the close succeeded: NODEFS has given it up either way.
+    close: (stream) => {
+      const { nfd } = stream as NodeStream;
+      try {
+        return close(stream);
+      } finally {
+        const [ledger] = threadLedgers();
+        if (ledger && nfd !== undefined) forgetHeld(ledger, nfd);
+      }
+    },
+  };
+  for (const [name, op] of Object.entries(ops)) {
+    if (typeof op !== "function") continue;
+    const call = wrapped[name] ?? op;
+    ops[name] = (...args: unknown[]) => asHostCall(threadLedgers(), () => call(...args), refuse);
+  }
+}
