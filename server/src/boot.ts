@@ -30,6 +30,7 @@ import { JobEnds } from "./queue/ends";
 import { JobTrace } from "./lib/job-trace";
 import { WorkerPool } from "./tools/pool";
 import { toolLaneLimits } from "./tools/admission";
+import { keepSweepingJobFolders } from "./tools/job-files";
 import { ToolRun } from "./tools/tool-run";
 import { JobRunner } from "./queue/runner";
 import type { Services } from "./services";
@@ -147,7 +148,9 @@ export interface Running {
 async function startWorker(s: Services) {
   if (s.env.role === "api") return null;
   const pool = new WorkerPool(s.env.toolWorkers, s.log, { startupTimeoutMs: s.env.toolStartupTimeoutMs });
-  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, scratchDir: join(s.env.dataDir, "tmp"), ends: s.ends, trace: s.trace });
+  const scratchDir = join(s.env.dataDir, "tmp");
+  const toolRun = new ToolRun(s.database.db, s.store, pool, s.handlers.tool, { timeoutMs: s.env.toolTimeoutMs, maxInputBytes: s.env.toolMaxInputBytes, scratchDir, ends: s.ends, trace: s.trace });
+  const stopSweeping = keepSweepingJobFolders(scratchDir, s.log);
   const runner = new JobRunner(
     s.database.db,
     s.log,
@@ -171,6 +174,7 @@ async function startWorker(s: Services) {
     pool,
     /** Running jobs finish within `graceMs`, or are handed back to the queue; then the pool closes. */
     async stop(graceMs = s.env.shutdownGraceMs) {
+      stopSweeping();
       await unlisten().catch(() => {});
       await runner.stop(graceMs);
       await pool.close();

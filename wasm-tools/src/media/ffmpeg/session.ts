@@ -4,9 +4,9 @@
  * an abort returns at once even while ffmpeg is mid-encode.
  */
 import { ToolError, type RunContext } from "@vektor/shared/tools/manifest";
+import { newFileLedger, stopAndDrain, threadLedgers } from "../../runtime/file-ledger";
 import { createJobWorker, loadFfmpegModule } from "../init";
 import type { JobMessage, JobRequest } from "./protocol";
-import { newFileLedger, stopAndDrain, threadLedgers } from "../../runtime/file-ledger";
 
 /** The outcome of one ffmpeg command: its exit code and every log line it printed. */
 export interface ExecResult {
