@@ -7,7 +7,8 @@
  * the shown curl + openssl command; start a run and see it on its page; copy and paste; a problem
  * leads to its step (op.workflow picks a workflow); settings with a write-only notify secret; a
  * personal template; a trigger switched off says why; duplicate and delete from the list.
- * Keyboard alone adds and connects a step. axe-core on the list and the editor; screenshots at 1280 and 390 px under
+ * Keyboard alone adds and connects a step. Outline hides the outline for a wider canvas, and a
+ * reload keeps it hidden. axe-core on the list and the editor; screenshots at 1280 and 390 px under
  * e2e/screenshots/ (nothing wider than the phone).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -441,4 +442,23 @@ describe("workflow studio", () => {
     const focused = await page.evaluate(() => document.activeElement?.textContent);
     expect(focused).toBe("Connect");
   }, 120_000);
+
+  test("at 1280 px the canvas is most of the width; Outline hides the outline for more, its problems head the side column, and a reload keeps it so", async () => {
+    const canvasWidth = () => page.locator(".editor-canvas").evaluate((e) => e.getBoundingClientRect().width);
+    const outlineButton = () => page.getByRole("button", { name: "Outline", exact: true });
+    const shown = await canvasWidth();
+    expect(shown).toBeGreaterThan(700);
+    expect(await outlineButton().getAttribute("aria-pressed")).toBe("true");
+    await outlineButton().click();
+    await page.locator("#editor-outline").waitFor({ state: "hidden" });
+    expect(await canvasWidth()).toBeGreaterThan(shown + 200); // the outline's 14rem and a gap
+    await page.locator(".problems-aside").getByRole("heading", { name: "Problems" }).waitFor();
+    await page.reload();
+    await page.locator(".react-flow__node").first().waitFor();
+    expect(await outlineButton().getAttribute("aria-pressed")).toBe("false");
+    expect(await page.locator("#editor-outline").isVisible()).toBe(false);
+    await outlineButton().click();
+    await steps().first().waitFor();
+    expect(await page.locator(".problems-aside").count()).toBe(0);
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ import { useAllWorkflows, useCatalog, useSaveWorkflow, useValidation, useWorkflo
 import { plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
 import { useDebounced } from "../../../components/use-debounced";
+import { useStoredFlag } from "../../../components/use-stored-flag";
 import {
   addNode,
   canConnect,
@@ -100,6 +101,8 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
   const [draft, setDraft] = useState<RunOptionsDraft>(() => draftOf(readRunOptions(workflow)));
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const [panel, setPanel] = useState<Panel>({ kind: "palette" });
+  // Hidden, the canvas takes the outline's width (three columns only; a phone always shows it).
+  const [outlineShown, setOutlineShown] = useStoredFlag("vektor.editor.outline", true);
   const [message, setMessage] = useState("");
   const [alert, setAlert] = useState(start.problem ?? "");
   const [dialog, setDialog] = useState<"run" | "template" | null>(null);
@@ -328,6 +331,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
   const v = validation.data;
   const estimate = v && settings ? `Estimate: ${plural(settings.baseCredits + settings.perStepCredits * v.steps, "credit")} per run, ${v.steps} of ${v.maxSteps} steps${v.steps > v.maxSteps ? " (over the limit: a run is refused)" : ""}.` : "Estimate: working it out…";
   const issues = v?.issues ?? [];
+  const problemList = <ProblemList issues={issues} checking={checking && !v} error={validation.error} labelOf={labelOf} known={(id) => nodeById.has(id)} onPick={(id) => (openSettings(id), showNode(id))} />;
 
   return (
     <div className="wf-editor" ref={root}>
@@ -348,6 +352,9 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
         </button>
         <button type="button" className="secondary" onClick={doTidy}>
           Tidy
+        </button>
+        <button type="button" className="secondary outline-toggle" aria-pressed={outlineShown} aria-controls="editor-outline" onClick={() => setOutlineShown(!outlineShown)}>
+          Outline
         </button>
         <button type="button" className="secondary" aria-pressed={panel.kind === "versions"} onClick={() => toggle("versions")}>
           Versions
@@ -399,8 +406,8 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
           </>
         ) : null}
       </div>
-      <div className="editor-grid">
-        <div className="editor-outline">
+      <div className={outlineShown ? "editor-grid" : "editor-grid outline-hidden"}>
+        <div className="editor-outline" id="editor-outline">
           <Outline
             graph={graph}
             catalog={catalog}
@@ -415,7 +422,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
             onSettings={openSettings}
             onShow={showNode}
           />
-          <ProblemList issues={issues} checking={checking && !v} error={validation.error} labelOf={labelOf} known={(id) => nodeById.has(id)} onPick={(id) => (openSettings(id), showNode(id))} />
+          {problemList}
         </div>
         <section className="editor-canvas" aria-label="Canvas">
           <Canvas
@@ -432,6 +439,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
           />
         </section>
         <div className={`editor-side side-${panel.kind}`}>
+          {outlineShown ? null : <div className="problems-aside">{problemList}</div>}
           {panel.kind === "palette" ? <Palette catalog={catalog} onAdd={addAtCenter} /> : null}
           {panel.kind === "step" && panelNode ? (
             <StepSettings
