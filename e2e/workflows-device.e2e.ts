@@ -4,13 +4,15 @@
  * device), and a 3-step workflow (filter, op, zip) runs in the browser on local files. It runs
  * once online (which keeps the PDF tools for offline use), then the network is cut and the
  * server stopped, and it runs again: the status says this device ran it, each output has its
- * download, and Download all gives a STORE ZIP of them. Screenshots at 1280 and 390 px.
+ * download, and Download all gives a STORE ZIP of them. Try up to here runs the steps up to one
+ * step, as just applied and unsaved, and offers that step's outputs. Screenshots at 1280 and 390 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { VektorClient } from "@vektor/shared/client";
 import { unzipSync } from "fflate";
+import { PDFDocument } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../server/test/harness";
 import { shootAtTwoWidths, signIn } from "./support/app";
@@ -170,6 +172,34 @@ describe("workflows on this device", () => {
     expect(await dialog().getByRole("list", { name: "Steps" }).getByRole("listitem").allTextContents()).toEqual(["Uploaded files succeeded", "Approval failed Rejected: wrong sheets", "Download skipped"]);
     await dialog().getByRole("button", { name: "Close" }).click();
   }, 120_000);
+
+  test("Try up to here runs the steps up to one step, with its settings as just applied, on this device; the results are that step's outputs", async () => {
+    await page.goto(`${srv.url}/workflows/${deviceFlow}`);
+    await page.getByRole("heading", { level: 1, name: "Rotate on device" }).waitFor({ timeout: 30_000 });
+    const rotate = page.getByRole("list", { name: "Steps", exact: true }).getByRole("listitem").filter({ hasText: "Rotate PDF pages" });
+    await rotate.getByRole("button", { name: "Settings", exact: true }).click();
+    await page.getByLabel("Degrees", { exact: true }).selectOption({ label: "180" });
+    await page.getByRole("button", { name: "Try up to here" }).click();
+    const tryDialog = page.getByRole("dialog", { name: /^Try Rotate on device up to “.*Rotate PDF pages.*”$/ });
+    await tryDialog.waitFor();
+    expect(await tryDialog.textContent()).toContain("Runs 3 steps as they are in the editor now, saved or not, on this device only");
+    expect(await tryDialog.getByRole("group", { name: "Run on" }).count()).toBe(0);
+    await tryDialog.getByLabel("Files", { exact: true }).setInputFiles(files.map((f) => ({ name: f.name, mimeType: f.mime, buffer: Buffer.from(f.bytes) })));
+    await tryDialog.getByRole("button", { name: "Start run" }).click();
+    await tryDialog.getByRole("status").filter({ hasText: /^(Done|The run)/ }).waitFor({ timeout: 120_000 });
+    expect(await tryDialog.getByRole("status").textContent()).toMatch(/^Done on this device in [\d.]+ m?s: 2 files ready to download\.$/);
+    expect(await tryDialog.getByRole("list", { name: "Steps" }).getByRole("listitem").allTextContents()).toEqual(["Uploaded files succeeded", "Filter files succeeded", "Rotate PDF pages succeeded"]);
+    expect(await tryDialog.getByRole("link", { name: /^Download / }).allTextContents()).toEqual(["Download plan-rotated.pdf", "Download section-rotated.pdf"]);
+    const [file] = await Promise.all([page.waitForEvent("download"), tryDialog.getByRole("link", { name: "Download section-rotated.pdf" }).click()]);
+    const rotated = await PDFDocument.load(readFileSync(await file.path()));
+    expect(rotated.getPages().map((p) => p.getRotation().angle)).toEqual([180]); // the applied 180, not the saved 90
+    await shoot("workflow-try");
+    await tryDialog.getByRole("button", { name: "Close" }).click();
+    // The applied change is the editor's, unsaved: undo it, so the saved version is what the next test runs.
+    await page.getByText("Unsaved changes.").waitFor();
+    await page.getByRole("button", { name: "Undo", exact: true }).click();
+    await page.getByText("All changes saved.").waitFor();
+  }, 180_000);
 
   test("with the network cut and the server stopped it runs again; Download all gives the ZIP", async () => {
     await openRunDialog(deviceFlow, "Rotate on device");

@@ -12,4 +12,5 @@ export * from "./layout";
 export * from "./diff";
 export * from "./clipboard";
 export * from "./palette";
+export { graphUpTo } from "./up-to";
 export { edgeId, MAX_EDGES, MAX_GRAPH_JSON, MAX_NODES, readGraphText, type LooseGraph, type LooseNode } from "./shape";

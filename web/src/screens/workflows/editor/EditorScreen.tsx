@@ -106,6 +106,8 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
   const [message, setMessage] = useState("");
   const [alert, setAlert] = useState(start.problem ?? "");
   const [dialog, setDialog] = useState<"run" | "template" | null>(null);
+  /** The step a "Try up to here" dialog runs to, while it is open. */
+  const [tryTo, setTryTo] = useState<string | null>(null);
   const clipboard = useRef("");
   const importInput = useRef<HTMLInputElement>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -454,6 +456,7 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
                 if (history.edit((g) => setParams(g, panelNode.id, params))) tell(`Settings of ${labelOf(panelNode.id)} applied`);
                 else tell("Nothing changed");
               }}
+              onTry={() => setTryTo(panelNode.id)}
               onClose={toPalette}
             />
           ) : null}
@@ -466,6 +469,9 @@ function Editor({ workflow, catalog }: { workflow: Workflow; catalog: CatalogEnt
         </div>
       </div>
       {dialog === "run" ? <RunDialog workflowId={workflow.id} versionId={saved.versionId} name={name} graphJson={saved.graphJson} catalog={catalog} dirty={dirty} settings={settings} onClose={() => setDialog(null)} /> : null}
+      {tryTo && nodeById.has(tryTo) ? (
+        <RunDialog workflowId={workflow.id} versionId={saved.versionId} name={name} graphJson={graphJson} upTo={{ nodeId: tryTo, title: labelOf(tryTo) }} catalog={catalog} dirty={dirty} settings={settings} onClose={() => setTryTo(null)} />
+      ) : null}
       {dialog === "template" ? <TemplateDialog name={name} graphJson={graphJson} paramsJson={templateOptionsJson(options, draft)} onClose={() => setDialog(null)} onDone={(t) => (setDialog(null), tell(`Template ${t} created`))} /> : null}
     </div>
   );

@@ -5,6 +5,9 @@
  * offered here. On the server: pick some of your uploaded files (or upload more now), see what
  * the run charges (POST /estimate: credits, steps of maxSteps; more steps than allowed and the
  * run is refused), start it, and go to the run's page. Both run the saved version.
+ *
+ * With `upTo` it is "Try up to here": the steps up to that one, as they are in the editor now
+ * (saved or not), run on this device only, and its outputs are that step's.
  */
 import { useNavigate } from "@tanstack/react-router";
 import { useQueryClient } from "@tanstack/react-query";
@@ -20,20 +23,23 @@ import { formatBytes, plural } from "../../../components/format";
 import { ErrorText } from "../../../components/Guard";
 import { useDeviceTools } from "../../../tools/device";
 import { deviceMemoryBudget } from "../../../tools/memory";
-import { autoRunEngine, choiceNodes, deviceBlocked, pickReason, type RunEngine, type RunChoiceFacts } from "../../../workflows/runner/choice";
+import { autoRunEngine, choiceNodes, deviceBlocked, memoryShort, pickReason, type RunEngine, type RunChoiceFacts } from "../../../workflows/runner/choice";
 import type { AskApproval, LocalFile } from "../../../workflows/runner/core";
 import { runWorkflowOnDevice, workerTool } from "../../../workflows/runner/device";
 import type { DeviceRun } from "../../../workflows/runner/device-runs";
 import { EngineChoice } from "../../convert/EngineChoice";
 import { deviceGaveUp } from "../../convert/engine";
+import { graphUpTo } from "../../../workflows/model";
 import { ApprovalAsk, DeviceResults, DeviceSteps, type PendingApproval } from "./DeviceRun";
 
 interface Props {
   workflowId: string;
   versionId: string;
   name: string;
-  /** The saved version's graphJson: what a run on this device runs. */
+  /** The saved version's graphJson: what a run on this device runs (with `upTo`, the editor's graph as it is). */
   graphJson: string;
+  /** Try up to this step: only the steps it needs, on this device. */
+  upTo?: { nodeId: string; title: string };
   catalog: readonly CatalogNode[];
   dirty: boolean;
   settings: WorkflowSettings | undefined;
@@ -51,7 +57,7 @@ function readGraph(graphJson: string): Graph {
   }
 }
 
-export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dirty, settings, onClose }: Props) {
+export function RunDialog({ workflowId, versionId, name, graphJson, upTo, catalog, dirty, settings, onClose }: Props) {
   const queries = useQueryClient();
   const config = useProcessingConfig();
   const online = useOnline();
@@ -67,7 +73,8 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   /** This device gave up on a run (its worker crashed or ran out of memory): the server is offered. */
   const [deviceFailed, setDeviceFailed] = useState(false);
 
-  const graph = useMemo(() => readGraph(graphJson), [graphJson]);
+  const upToId = upTo?.nodeId;
+  const graph = useMemo(() => (upToId ? graphUpTo(readGraph(graphJson), upToId) : readGraph(graphJson)), [graphJson, upToId]);
   const facts = useMemo((): RunChoiceFacts => {
     const titles = new Map(catalog.map((e) => [e.type, e.title]));
     const slugs = deviceTools.data ? new Set(deviceTools.data.map((m) => m.slug)) : null;
@@ -84,7 +91,7 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   }, [catalog, graph, deviceTools.data, deviceTools.error, deviceFailed, localFiles, config.browserMaxBytes]);
   const auto = autoRunEngine(facts);
   const blocked = { device: deviceBlocked(facts), server: online ? null : "The server needs a network connection; you are offline." };
-  const engine = picked && blocked[picked] === null ? picked : auto.engine;
+  const engine = upTo ? "device" : picked && blocked[picked] === null ? picked : auto.engine;
   const reason = picked === engine ? pickReason(engine) : auto.reason;
 
   const runHere = async () => {
@@ -102,7 +109,9 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
           setStatus(`Waiting on this device for your approval of step “${title}”.`);
           setApproval({ title, files, answer: (d) => (setApproval(null), setStatus("Running on this device…"), resolve(d)) });
         });
-      const request = { workflow: { id: workflowId, name, versionId, graph }, catalog, files: localFiles, signal: controller.signal, onUpdate: setDeviceRun, askApproval };
+      // A try runs no saved version: the device runs list names it by its step.
+      const workflow = upTo ? { id: workflowId, name: `${name}, up to ${upTo.title}`, versionId: null, graph } : { id: workflowId, name, versionId, graph };
+      const request = { workflow, catalog, files: localFiles, signal: controller.signal, onUpdate: setDeviceRun, askApproval };
       const { run, outputs } = await runWorkflowOnDevice(request, workerTool((slug) => limits.get(slug)));
       setDeviceRun(run);
       setOutputs(outputs);
@@ -126,11 +135,12 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   };
 
   return (
-    <Dialog title={`Run ${name}`} onClose={close} wide>
-      {dirty ? <p className="notice">You have unsaved changes: a run uses the saved version. Save first to run them.</p> : null}
-      <EngineChoice value={engine} reason={reason} blocked={blocked} disabled={busy} onPick={setPicked} />
+    <Dialog title={upTo ? `Try ${name} up to “${upTo.title}”` : `Run ${name}`} onClose={close} wide>
+      {upTo ? <TryNote steps={graph.nodes.length} blocked={blocked.device} short={memoryShort(facts)} /> : null}
+      {dirty && !upTo ? <p className="notice">You have unsaved changes: a run uses the saved version. Save first to run them.</p> : null}
+      {upTo ? null : <EngineChoice value={engine} reason={reason} blocked={blocked} disabled={busy} onPick={setPicked} />}
       {engine === "device" ? (
-        <DeviceForm files={localFiles} busy={busy} onFiles={setLocalFiles} onStart={() => void runHere()} onCancel={busy ? () => running.current?.abort() : close} />
+        <DeviceForm files={localFiles} busy={busy} blocked={upTo ? blocked.device : null} onFiles={setLocalFiles} onStart={() => void runHere()} onCancel={busy ? () => running.current?.abort() : close} />
       ) : (
         <>
           {localFiles.length ? (
@@ -153,6 +163,18 @@ export function RunDialog({ workflowId, versionId, name, graphJson, catalog, dir
   );
 }
 
+/** What a try runs, and where: this device only (the server runs saved versions, whole). */
+function TryNote({ steps, blocked, short }: { steps: number; blocked: string | null; short: string | null }) {
+  return (
+    <>
+      <p>
+        Runs {plural(steps, "step")} as they are in the editor now, saved or not, on this device only: nothing is uploaded and no credits are charged. The results are this step&rsquo;s outputs.
+      </p>
+      {blocked ? <p className="error">This device cannot try it: {blocked}</p> : short ? <p className="notice">It may not fit in this tab: {short}</p> : null}
+    </>
+  );
+}
+
 /** The catalog title of a plan node (`w/x` inside a sub-workflow is named by its own type). */
 function deviceRunTitle(nodeId: string, graph: Graph, catalog: readonly CatalogNode[]): string {
   const node = graph.nodes.find((n) => n.id === nodeId);
@@ -162,12 +184,14 @@ function deviceRunTitle(nodeId: string, graph: Graph, catalog: readonly CatalogN
 interface DeviceFormProps {
   files: File[];
   busy: boolean;
+  /** Why this device cannot run it (a try has no server to fall back on), or null. */
+  blocked: string | null;
   onFiles: (files: File[]) => void;
   onStart: () => void;
   onCancel: () => void;
 }
 
-function DeviceForm({ files, busy, onFiles, onStart, onCancel }: DeviceFormProps) {
+function DeviceForm({ files, busy, blocked, onFiles, onStart, onCancel }: DeviceFormProps) {
   const id = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -184,7 +208,7 @@ function DeviceForm({ files, busy, onFiles, onStart, onCancel }: DeviceFormProps
       </div>
       <p>On this device a run costs no credits.</p>
       <div className="actions">
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy || blocked !== null}>
           Start run
         </button>
         <button type="button" className="secondary" onClick={onCancel}>

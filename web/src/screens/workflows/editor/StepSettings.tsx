@@ -18,12 +18,14 @@ interface Props {
   workflows: Workflow[] | undefined;
   selfId: string;
   onApply: (params: Record<string, unknown>) => void;
+  /** Try up to this step on this device, with the form's values applied first. */
+  onTry: () => void;
   onClose: () => void;
 }
 
 const WORKFLOW_KEY = "workflowId";
 
-export function StepSettings({ node, entry, title, problems, workflows, selfId, onApply, onClose }: Props) {
+export function StepSettings({ node, entry, title, problems, workflows, selfId, onApply, onTry, onClose }: Props) {
   const id = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const picksWorkflow = node.type === "op.workflow";
@@ -40,13 +42,18 @@ export function StepSettings({ node, entry, title, problems, workflows, selfId, 
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => (setValues(initial()), setWorkflowId(String(params[WORKFLOW_KEY] ?? ""))), [node.data.params]);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  /** Applies the form's values; false (with the reason shown) when they do not hold. */
+  const apply = (): boolean => {
     const read = readParams(fields, values);
-    if (!read.ok) return setMessage(read.message);
-    if (picksWorkflow && !workflowId) return setMessage("Choose the workflow this step runs.");
+    if (!read.ok) return (setMessage(read.message), false);
+    if (picksWorkflow && !workflowId) return (setMessage("Choose the workflow this step runs."), false);
     setMessage("");
     onApply(picksWorkflow ? { ...read.params, [WORKFLOW_KEY]: workflowId } : read.params);
+    return true;
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    apply();
   };
 
   const choices = (workflows ?? []).filter((w) => w.id !== selfId);
@@ -89,7 +96,13 @@ export function StepSettings({ node, entry, title, problems, workflows, selfId, 
         <ErrorText error={null} message={message} />
         <div className="actions">
           <button type="submit">Apply</button>
+          <button type="button" className="secondary" onClick={() => apply() && onTry()} aria-describedby={`${id}-try`}>
+            Try up to here
+          </button>
         </div>
+        <small id={`${id}-try`} className="hint">
+          Applies these settings and runs the steps up to this one on this device, saved or not, with files you pick: nothing uploaded, no credits.
+        </small>
       </form>
     </section>
   );
