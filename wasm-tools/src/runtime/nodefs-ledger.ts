@@ -1,15 +1,17 @@
 /**
- * Emscripten's NODEFS counted in the thread's file ledger (file-ledger.ts): every operation on an
- * open file is a host call, and each file it opens is recorded as held until it is closed. NODEFS
- * keeps a file's descriptor (`stream.nfd`) from the engine's open to its close, so a worker ended
- * mid-run held its inputs and outputs open for good. Path operations (stat, list, rename...) hold
- * no descriptor and are left as they are.
+ * Emscripten's NODEFS counted in the thread's file ledger (file-ledger.ts): every operation, on
+ * a path or an open file, is a host call, and each file it opens is recorded as held until it is
+ * closed. NODEFS keeps a file's descriptor (`stream.nfd`) from the engine's open to its close, so
+ * a worker ended mid-run held its inputs and outputs open for good. Once the host stops the
+ * worker, every operation is refused (EIO): it creates, changes and removes nothing more either,
+ * while its job's folder is being removed.
  */
 import { asHostCall, forgetHeld, recordHeld, threadLedgers } from "./file-ledger";
 
 /** The slice of an Emscripten NODEFS this uses. */
 export interface LedgeredNodeFs {
   stream_ops: Record<string, unknown>;
+  node_ops: Record<string, unknown>;
 }
 
 interface NodeStream {
@@ -24,7 +26,7 @@ const done = new WeakSet<object>();
 
 type Op = (...args: unknown[]) => unknown;
 
-/** Makes `nodefs`'s stream operations host calls of the thread's ledger (once per engine; call it after any other patch). */
+/** Makes `nodefs`'s operations host calls of the thread's ledger (once per engine; call it after any other patch). */
 export function ledgerNodeFs(nodefs: LedgeredNodeFs, ErrnoError: new (errno: number) => Error): void {
   if (done.has(nodefs)) return;
   done.add(nodefs);
@@ -60,5 +62,9 @@ export function ledgerNodeFs(nodefs: LedgeredNodeFs, ErrnoError: new (errno: num
     if (typeof op !== "function") continue;
     const call = wrapped[name] ?? op;
     ops[name] = (...args: unknown[]) => asHostCall(threadLedgers(), () => call(...args), refuse);
+  }
+  const nodeOps = nodefs.node_ops as Record<string, Op>;
+  for (const [name, op] of Object.entries(nodeOps)) {
+    if (typeof op === "function") nodeOps[name] = (...args: unknown[]) => asHostCall(threadLedgers(), () => op(...args), refuse);
   }
 }

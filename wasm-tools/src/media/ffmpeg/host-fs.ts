@@ -9,9 +9,9 @@
  *
  * No host file stays open between calls (each read or write opens, does its piece and closes):
  * the host ends a job by terminating its worker, even in the middle of ffmpeg's run, and a
- * descriptor left open there would belong to the server's process for good. Each such call is a
+ * descriptor left open there would belong to the server's process for good. Every operation is a
  * host call of the job's file ledgers (runtime/file-ledger.ts), so the worker is never terminated
- * inside one.
+ * inside one, and once stopped it touches nothing more.
  *
  * Loaded by the job worker only when the host mounts a folder; browsers never load it.
  */
@@ -54,15 +54,26 @@ const SEEK_END = 2;
  * each file call is a host call of `ledgers` (the session's, and its pool worker's on the server).
  */
 export function hostFolderFs(FS: CoreFs, ledgers: Int32Array[]) {
-  /** A host call with the host's error turned into the core's (ffmpeg then sees ENOENT, ENOSPC...). */
-  const host = <T>(call: () => T): T => {
-    try {
-      return call();
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      throw new FS.ErrnoError(ERRNO[code ?? ""] ?? ERRNO.EIO);
-    }
-  };
+  /**
+   * A host call, counted in the job's ledgers and refused (EIO) once the host stops the job: after
+   * that the worker touches no host file, not even a path. The host's error becomes the core's
+   * (ffmpeg then sees ENOENT, ENOSPC...).
+   */
+  const host = <T>(call: () => T): T =>
+    asHostCall(
+      ledgers,
+      () => {
+        try {
+          return call();
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          throw new FS.ErrnoError(ERRNO[code ?? ""] ?? ERRNO.EIO);
+        }
+      },
+      () => {
+        throw new FS.ErrnoError(ERRNO.EIO);
+      },
+    );
 
   /** The node's host path: its names up to the mount's root, under the mounted host folder. */
   const realPath = (node: FsNode): string => {
@@ -78,24 +89,16 @@ export function hostFolderFs(FS: CoreFs, ledgers: Int32Array[]) {
     return node;
   };
 
-  /** A file opened for one call and closed again (see the module's comment); refused once the host stops the job. */
+  /** A file opened for one call and closed again (see the module's comment), in one host call. */
   const withFile = <T>(stream: FsStream, use: (fd: number) => T): T =>
-    host(() =>
-      asHostCall(
-        ledgers,
-        () => {
-          const fd = openSync(realPath(stream.node), (stream.flags & 3) === 0 ? constants.O_RDONLY : constants.O_RDWR);
-          try {
-            return use(fd);
-          } finally {
-            closeSync(fd);
-          }
-        },
-        () => {
-          throw new FS.ErrnoError(ERRNO.EIO);
-        },
-      ),
-    );
+    host(() => {
+      const fd = openSync(realPath(stream.node), (stream.flags & 3) === 0 ? constants.O_RDONLY : constants.O_RDWR);
+      try {
+        return use(fd);
+      } finally {
+        closeSync(fd);
+      }
+    });
 
   const nodeOps = {
     getattr(node: FsNode) {
