@@ -8,7 +8,7 @@
  * (its file ledger: wasm-tools runtime/file-ledger.ts); terminating a worker closes none.
  */
 import type { ToolInput } from "@vektor/shared/tools/manifest";
-import { newFileLedger, stopAndDrain } from "@vektor/wasm-tools/runtime/file-ledger";
+import { CALL_LIMIT_MS, newFileLedger, stopAndDrain } from "@vektor/wasm-tools/runtime/file-ledger";
 import { closeSync } from "node:fs";
 import { formatDuration } from "../lib/duration";
 import type { Logger } from "../log";
@@ -168,7 +168,7 @@ export class WorkerPool {
   private endWorker(slot: Slot): void {
     const ending = stopAndDrain(slot.ledger).then((held) => {
       slot.worker.terminate();
-      if (held === null) this.log.warn("a tool worker was still reading or writing a file after 5 s; ended it and left its files open");
+      if (held === null) this.log.warn(`a tool worker was still reading or writing a file after ${formatDuration(CALL_LIMIT_MS)}; ended it and left its files open`);
       for (const fd of held ?? []) closeQuietly(fd);
     });
     this.ending.add(ending);

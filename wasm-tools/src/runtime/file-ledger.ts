@@ -22,7 +22,7 @@ const STOP = 1 << 30;
 const CALLS = STOP - 1;
 
 /** How long a host waits for calls under way to return (a stuck disk) before terminating anyway. */
-const CALL_LIMIT_MS = 5_000;
+export const CALL_LIMIT_MS = 5_000;
 
 /** A fresh ledger with room for `held` descriptors kept open between calls. */
 export function newFileLedger(held = 1024): Int32Array {
