@@ -42,6 +42,8 @@ export interface Env {
   toolMaxInputBytes: number;
   jobPollMs: number;
   jobLeaseMs: number;
+  /** Days an ended tool job of an API call or upload-and-run is kept (queue/history.ts; 0: forever). */
+  jobHistoryDays: number;
   /** On SIGTERM, how long running jobs may take to finish before they are handed back to the queue. */
   shutdownGraceMs: number;
   /** Short control jobs (workflow transitions, timeouts, sweeps) this process runs at once. */
@@ -137,6 +139,7 @@ export function readEnv(src: Source = process.env): Env {
     toolMaxInputBytes: intVar(src, "TOOL_MAX_INPUT_MB", 1024) * 1024 * 1024,
     jobPollMs: intVar(src, "JOB_POLL_MS", 500),
     jobLeaseMs: intVar(src, "JOB_LEASE_MS", 30_000),
+    jobHistoryDays: intVar(src, "JOB_HISTORY_DAYS", 30),
     shutdownGraceMs: intVar(src, "SHUTDOWN_GRACE_MS", 30_000),
     controlLanes: intVar(src, "JOB_CONTROL_LANES", 4),
     outboundLanes: intVar(src, "JOB_OUTBOUND_LANES", 2),

@@ -29,7 +29,7 @@ export function jobHandlers(s: Omit<Services, "handlers">): JobHandlers {
       // Only a workflow's: every other tool job (a call, a batch item) is recorded in one statement.
       writesOnSettled: (row) => stepOf(row) !== null,
     },
-    retentionHandler(s.files, s.database),
+    retentionHandler(s.files, s.database, s.env.jobHistoryDays),
     workflowStepHandler(deps),
     approvalTimeoutHandler(deps),
     scheduleDispatchHandler(triggerDeps),

@@ -329,6 +329,7 @@ describe("retention", () => {
     expect((await c.files.get(kept.fileId)).expiresAt).toBe(new Date(new Date((await c.files.get(kept.fileId)).createdAt).getTime() + 24 * 3_600_000).toISOString());
     const res = await a.admin.runRetention(later);
     expect(res.deletedFiles).toBeGreaterThanOrEqual(1);
+    expect(Number.isInteger(res.deletedJobs)).toBe(true);
     await expectApiError(() => c.files.get(kept.fileId), "NOT_FOUND", 404);
     expect(objectFiles(srv.dataDir).filter((p) => !p.includes(".multipart"))).toEqual([]);
     await expectApiError(() => a.t.call("POST", "/api/admin/system/retention", { now: "yesterday" }), "VALIDATION_ERROR", 400);

@@ -38,6 +38,8 @@ export const RetentionResult = Type.Object({
   outputCutoff: Type.String(),
   /** Leftovers of crashes and abandoned uploads in the local store (temp files, multipart folders) untouched for a day, removed. */
   leftoversRemoved: Type.Integer(),
+  /** Ended jobs deleted: internal ones a day after they were queued, API calls' and upload-and-run's tool jobs after JOB_HISTORY_DAYS. */
+  deletedJobs: Type.Integer(),
 });
 export type RetentionResult = Static<typeof RetentionResult>;
 

@@ -13,6 +13,7 @@ import { newId } from "../../lib/ids";
 import type { Services } from "../../services";
 import { credit, debit } from "../../credits/ledger";
 import type { FileService } from "../files/service";
+import { runRetention } from "../files/retention";
 
 function parseNow(raw: string | undefined): Date {
   if (!raw) return new Date();
@@ -21,7 +22,7 @@ function parseNow(raw: string | undefined): Date {
   return at;
 }
 
-export function adminModule(s: Pick<Services, "callers" | "database" | "triggers">, files: FileService) {
+export function adminModule(s: Pick<Services, "callers" | "database" | "triggers" | "env">, files: FileService) {
   const { doc, docJson } = routeDocs();
   const db = s.database.db;
   return new Elysia({ prefix: "/api/admin" })
@@ -53,11 +54,11 @@ export function adminModule(s: Pick<Services, "callers" | "database" | "triggers
     .post(
       "/system/retention",
       async ({ body }) => {
-        return ok(await files.runRetention(parseNow(body?.now)));
+        return ok(await runRetention(files, db, parseNow(body?.now), s.env.jobHistoryDays));
       },
       {
         ...docJson(Type.Optional(NowBody), { summary: "Run the retention clean-up once, as of `now`",
-          description: "Deletes uploads older than `retention.upload_hours` (never-confirmed ones included) and outputs older than `retention.output_hours`, bytes and records; on local storage also what a crash or an abandoned upload left behind (temp files, multipart folders untouched for 24 h as of `now`: `leftoversRemoved`). The same job runs by itself every 10 minutes.",
+          description: "Deletes uploads older than `retention.upload_hours` (never-confirmed ones included) and outputs older than `retention.output_hours`, bytes and records; on local storage also what a crash or an abandoned upload left behind (temp files, multipart folders untouched for 24 h as of `now`: `leftoversRemoved`). It also deletes ended jobs past their keeping (`deletedJobs`): internal jobs (workflow transitions, sweeps, dispatches, notifications) a day after they were queued, and the tool jobs of API calls and upload-and-run after JOB_HISTORY_DAYS (30 by default; 0 keeps them), so they leave GET /api/jobs then; batch items and workflow steps' tool jobs stay with their batch or run. The same job runs by itself every 10 minutes.",
           tags: ["Admin"],
           auth: "admin",
           data: RetentionResult,

@@ -45,7 +45,7 @@ describe("retention sweep", () => {
     await q.db.execute(sql`insert into job (id, type, status, params, input_file_ids) select 'churn' || g, 'x', 'succeeded', '{}', '[]' from generate_series(1, 200) g`);
     await q.db.execute(sql`delete from job where id like 'churn%'`);
     const first = (await scheduleRetention(q.db, 0))!;
-    makeRunner(q, handlerSet(retentionHandler(files, q))).start();
+    makeRunner(q, handlerSet(retentionHandler(files, q, 30))).start();
     const done = await waitForStatus(q.db, first, "succeeded");
     const [next] = await sweeps("queued");
     expect(next.id).not.toBe(first);
@@ -63,7 +63,7 @@ describe("retention sweep", () => {
   });
 
   test("a sweep that failed for good still queues the next one, in the transaction that records the failure", async () => {
-    const handler = retentionHandler(files, q);
+    const handler = retentionHandler(files, q, 30);
     const first = (await scheduleRetention(q.db, 0))!;
     const claimed = (await makeRunner(q, handlerSet(handler)).claim("control"))!;
     expect(claimed.id).toBe(first);

@@ -69,7 +69,7 @@ export function toolRunsModule(s: Pick<Services, "callers" | "trace">, jobs: Too
       ...doc({
         summary: "The caller's tool jobs, newest first",
         description:
-          "Every tool job of the caller, each as GET /api/jobs/{jobId} shows it: those of POST /api/tools/{slug}, POST /api/files and createJob uploads, and also batch items (`batchId` set) and the tool jobs of workflow steps (`runId` set). Another user's jobs never appear.",
+          "Every tool job of the caller, each as GET /api/jobs/{jobId} shows it: those of POST /api/tools/{slug}, POST /api/files and createJob uploads, and also batch items (`batchId` set) and the tool jobs of workflow steps (`runId` set). Another user's jobs never appear. An ended job of an API call or an upload-and-run stays JOB_HISTORY_DAYS (30 by default), then the retention sweep deletes it; batch items and steps' jobs stay with their batch or run.",
         tags: ["Jobs"],
         auth: "api",
         data: JobPage,
