@@ -29,7 +29,7 @@ import { HeldJobs } from "./queue/held";
 import { JobEnds } from "./queue/ends";
 import { JobTrace } from "./lib/job-trace";
 import { WorkerPool } from "./tools/pool";
-import { toolLaneLimits } from "./tools/admission";
+import { toolLaneLimits, toolLaneLimitsNow } from "./tools/admission";
 import { keepSweepingJobFolders } from "./tools/job-files";
 import { ToolRun } from "./tools/tool-run";
 import { JobRunner } from "./queue/runner";
@@ -167,8 +167,9 @@ async function startWorker(s: Services) {
   // queued it has committed: a wake-up any earlier would claim nothing.
   const unlisten = await s.database.listen("vektor_jobs", (lane) => runner.poke(isLane(lane) ? lane : undefined));
   runner.start();
-  // A tool job created here while a lane is free starts in it at once.
+  // A tool job created here while a lane is free starts in it at once: a call's, and a workflow step's queued in a transition here.
   s.jobs.runHere(runner, toolRun);
+  s.engine.runToolsHere(runner, toolLaneLimitsNow(s.config));
   return {
     runner,
     pool,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import yauzl from "yauzl";
-import { expectApiError, startTestServer, type TestServer } from "./harness";
+import { expectApiError, startTestServer, waitFor, type TestServer } from "./harness";
 import { graph, linear, type NodeSpec } from "./graphs";
 import { makePdf } from "./fixtures";
 
@@ -333,6 +333,27 @@ describe("runs", () => {
     expect(renamed.map((f) => f.filename)).toEqual(["1-a-rotated-x.pdf", "2-b-rotated-x.pdf"]);
     expect(new Set(d.run.outputFileIds)).toEqual(new Set([zip.fileId, ...renamed.map((f) => f.fileId)]));
     expect((await c.workflows.runs(w.id)).items.map((r) => r.runId)).toEqual([runId]);
+  });
+
+  test("an op step's tool job starts in a free tool lane of the process whose transition queued it: inserted running, no wake-up, no claim", async () => {
+    // Its own server: polls a minute apart, so a claim of the tool lane could only come from a wake-up.
+    const quiet = await startTestServer({ JOB_POLL_MS: "60000", TOOL_WORKERS: "1" });
+    try {
+      const runner = quiet.runner!;
+      await waitFor("the tool lane's first claim over", () => runner.claims.tool, (n) => n >= 1);
+      const c = await quiet.user();
+      const w = await c.workflows.create({ name: "claimed", graphJson: linear(["in", "source.upload"], ["r", "op.pdf.rotate", { degrees: 90 }], ["out", "sink.download"]) });
+      const claims = runner.claims.tool;
+      const d = await c.workflows.waitFor((await c.workflows.run(w.id, [await pdf(c, "one.pdf", 1)])).runId);
+      expect(d.run.status).toBe("succeeded");
+      const job = await c.jobs.get(d.steps.find((s) => s.nodeId === "r")!.jobIds[0]);
+      // Inserted running by the transition's statement: queued and started at the same instant (its transaction's clock).
+      expect(job).toMatchObject({ status: "succeeded", startedAt: job.createdAt });
+      await Bun.sleep(300); // room for a claim a wake-up or the lane's end would set off
+      expect(runner.claims.tool).toBe(claims);
+    } finally {
+      await quiet.close();
+    }
   });
 
   test("a run with no files succeeds with empty outputs", async () => {

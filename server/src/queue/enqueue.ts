@@ -143,7 +143,7 @@ export interface Admitted {
  * (migrations 0017, 0018). Every tool call runs it, so its SQL is built once per database (two
  * statements: claiming or not), its values sent as parameters.
  */
-export async function enqueueAdmitted(db: Db, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {
+export async function enqueueAdmitted(db: Db | Tx, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {
   const ids = JSON.stringify(e.tool.inputFileIds);
   const [inserted] = await (at ? claimingInsert : queuingInsert)(db).execute({
     userId: e.userId,

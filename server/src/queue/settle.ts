@@ -6,6 +6,7 @@
  */
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
+import { transactionWithEnd } from "../db/transaction-end";
 import { job } from "../db/schema";
 import { requeue } from "./control";
 import type { Failure, ToolOutcome } from "./registry";
@@ -31,7 +32,8 @@ export function toolEnding(outcome: ToolOutcome): Ending & { status: "succeeded"
  * committed, or null when this claim did not own the job (nothing was written).
  */
 export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => Promise<void>): Promise<JobRow | null> {
-  return db.transaction(async (tx) => {
+  // With end hooks: what `then` queues (a workflow's next tool job) may start here once committed.
+  return transactionWithEnd(db, async (tx) => {
     const [done] = await tx
       .update(job)
       .set({ ...ending, finishedAt: new Date(), leaseUntil: null })

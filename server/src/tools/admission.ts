@@ -151,3 +151,15 @@ export function orThrow<T extends object>(x: T | Refusal, unknownTool: "notFound
 export function toolLaneLimits(config: { get(key: "processing.max_concurrent_per_user" | "processing.max_concurrent"): Promise<number> }) {
   return async () => ({ perUser: await config.get("processing.max_concurrent_per_user"), global: await config.get("processing.max_concurrent") });
 }
+
+/**
+ * The same limits from the settings' copy in memory, null when it is not fresh: inside a
+ * transaction a read on PGlite (one connection) would wait for that transaction forever.
+ */
+export function toolLaneLimitsNow(config: { peek(key: "processing.max_concurrent_per_user" | "processing.max_concurrent"): number | undefined }) {
+  return () => {
+    const perUser = config.peek("processing.max_concurrent_per_user");
+    const global = config.peek("processing.max_concurrent");
+    return perUser === undefined || global === undefined ? null : { perUser, global };
+  };
+}

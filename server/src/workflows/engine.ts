@@ -10,10 +10,12 @@ import { isReady, predecessors, runOutputs, settleRun, stepInputs, successors, t
 import { isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, TERMINAL_STEP_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
+import { onTransactionEnd } from "../db/transaction-end";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import { newId } from "../lib/ids";
 import { cancelQueued, requestStop } from "../queue/control";
-import { enqueue, enqueueAll } from "../queue/enqueue";
+import { enqueue, enqueueAdmitted, enqueueAll, type Admitted, type EnqueueTool } from "../queue/enqueue";
+import type { JobRunner } from "../queue/runner";
 import { credit } from "../credits/ledger";
 import type { ObjectStore } from "../storage/types";
 import { admitMany, isRefusal, type RefusalReason } from "../tools/admission";
@@ -57,6 +59,14 @@ export class Engine {
     /** TOOL_MAX_INPUT_MB: an op step's input larger than this (or than its tool's limit) fails the step before a job is queued. */
     private readonly maxInputBytes = Infinity,
   ) {}
+
+  /** This process's tool lanes (none in a ROLE=api process), and the limits as they are in memory now (null: not known without a read). */
+  private toolLanes: { lanes: Pick<JobRunner, "reserveToolLane">; limitsNow: () => { perUser: number; global: number } | null } | null = null;
+
+  /** A step's tool job queued in a transition of this process may start in a free lane here (insertClaimed). */
+  runToolsHere(lanes: Pick<JobRunner, "reserveToolLane">, limitsNow: () => { perUser: number; global: number } | null): void {
+    this.toolLanes = { lanes, limitsNow };
+  }
 
   /**
    * Starts every pending step whose predecessors all ended well (inline kinds run at once, and
@@ -209,11 +219,34 @@ export class Engine {
 
   /** op.<slug>: the step's tool jobs (admitted), in one statement; the step ends when the last of them ends. */
   private async queueToolJobs(tx: Tx, run: RunRow, step: StepRow, specs: ToolJobSpec[]): Promise<string[]> {
-    const rows = await enqueueAll(
-      tx,
-      specs.map((s) => ({ kind: "tool.run" as const, userId: run.userId, tool: { slug: s.type, params: s.params, inputFileIds: s.inputFileIds }, origin: "workflow" as const, data: { runId: run.id, stepId: step.id } })),
-    );
-    return rows.map((r) => r.id);
+    const entries = specs.map((s): EnqueueTool => ({ kind: "tool.run", userId: run.userId, tool: { slug: s.type, params: s.params, inputFileIds: s.inputFileIds }, origin: "workflow", data: { runId: run.id, stepId: step.id } }));
+    const claimed = entries.length === 1 ? await this.insertClaimed(tx, entries[0]) : null;
+    if (claimed) return [claimed];
+    return (await enqueueAll(tx, entries)).map((r) => r.id);
+  }
+
+  /**
+   * A step's one tool job inserted already claimed for a free tool lane of this process, which
+   * runs it once the transition commits (gives the lane back if it does not): no wake-up of every
+   * worker process and no claim statement. As a tool call's insert (enqueueAdmitted), only when a
+   * claim would take it next anyway; else it is queued. Null where that cannot be (no free lane,
+   * a transaction that keeps no end hooks, limits not in memory, inputs refused): enqueue it.
+   */
+  private async insertClaimed(tx: Tx, entry: EnqueueTool): Promise<string | null> {
+    const limits = this.toolLanes?.limitsNow();
+    const lane = limits ? this.toolLanes!.lanes.reserveToolLane() : null;
+    if (!lane) return null;
+    let admitted: Admitted | null = null;
+    const ended = (committed: boolean) => {
+      if (committed && admitted?.row.status === "running") lane.run({ ...admitted.row, inputFiles: admitted.inputFiles });
+      else lane.release();
+    };
+    if (!onTransactionEnd(tx, ended)) {
+      lane.release();
+      return null;
+    }
+    admitted = await enqueueAdmitted(tx, entry, this.maxInputBytes, { ...limits!, leaseMs: lane.leaseMs });
+    return admitted?.row.id ?? null;
   }
 
   /** logic.approval: the step waits; a delayed job ends it when nobody decided in time. */

@@ -7,6 +7,7 @@
 import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { transactionWithEnd } from "../db/transaction-end";
 import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import type { ControlHandler } from "../queue/registry";
 import type { Settings } from "../config/keys";
@@ -39,7 +40,8 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
       const outcome = await executeStep(d.db, d.store, run, step, job.id, logs);
       // Read before the transaction: on PGlite (one connection) a query outside it would wait for it forever.
       const defaultTimeout = await d.config.get("workflow.approval_timeout_seconds_default");
-      await d.db.transaction(async (tx) => {
+      // With end hooks: a tool job queued in the transition may start in a lane here once committed.
+      await transactionWithEnd(d.db, async (tx) => {
         const locked = await lockRun(tx, runId);
         const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
         if (!locked || isTerminalRun(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
