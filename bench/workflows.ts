@@ -44,8 +44,10 @@
  *              restarted for each load phase instead of frozen with SIGSTOP while its runs are posted), BENCH_WF_PGLITE=0 /
  *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_WARM_RUNS (4: 5-step warm-up runs per worker process),
  *              BENCH_WF_CPU_ROUNDS (3; 0 skips the rounds of 1, 2, 4 worker processes in turn),
- *              BENCH_WF_CPU_WARM_RUNS (300 5-step runs per worker process before them: fewer leave the JIT of
- *              a process that ran fewer runs behind, which shows as CPU per run), BENCH_WF_CPU_ONLY=1
+ *              BENCH_WF_CPU_WARM_RUNS (1000 5-step runs per worker process before them: fewer leave the JIT of
+ *              a process that ran fewer runs behind, which shows as CPU per run; with 300 a lone worker's JIT
+ *              threads still took 2.3 ms a run, tiering drizzle's query builders up to FTL one by one, with 1000
+ *              0.3-1.3 ms), BENCH_WF_CPU_ONLY=1
  *              (PostgreSQL runs those rounds only), BENCH_WF_THREADS=1 (those rounds also print the worker
  *              processes' CPU per run by thread), BENCH_WF_COUNT_NOTIFY=1 (those rounds also count the
  *              notifications per run on each channel; the counting connection is one more listener, whose
@@ -82,7 +84,7 @@ const WARM_RUNS = intEnv("BENCH_WF_WARM_RUNS", 4, 1);
 /** Rounds of the CPU comparison (1, 2, 4 worker processes in turn, each round FIVE_RUNS 5-step runs per count); 0 skips it. */
 const CPU_ROUNDS = intEnv("BENCH_WF_CPU_ROUNDS", 3, 0);
 /** 5-step runs per worker process before the rounds (each set warmed alike). */
-const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 300, 1);
+const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 1000, 1);
 /** Only those rounds (with BENCH_WF_PGLITE=0: the CPU comparison alone, in a few minutes). */
 const CPU_ONLY = process.env.BENCH_WF_CPU_ONLY === "1";
 /** BENCH_WF_THREADS=1: the CPU rounds also print the worker processes' CPU per run by thread. */
