@@ -37,12 +37,12 @@ export function onTransactionEnd(tx: Tx, hook: EndHook): boolean {
 }
 
 function runHooks(list: EndHook[], committed: boolean): void {
-  // A hook's own failure must not hide the transaction's outcome nor stop the others (each gives back a lane).
   for (const hook of list.splice(0)) {
     try {
       hook(committed);
     } catch {
-      // The hook's owner logs what it can; a lane it held is its own to give back.
+      // A throw here, after the commit, would tell the caller its transaction failed, and it would
+      // retry what is recorded; nor may it stop the other hooks, each of which gives back a lane.
     }
   }
 }
