@@ -17,11 +17,12 @@ const seen = (id: string) => q.db.execute(sql`select count(*)::int as n from end
 describe("a transaction's end hooks", () => {
   test("run after the commit, seeing what it wrote; told false after a rollback, whose error still reaches the caller", async () => {
     const ends: [boolean, number][] = [];
+    let read: Promise<unknown> | null = null;
     await transactionWithEnd(q.db, async (tx) => {
       await tx.execute(sql`insert into end_hook_probe values ('end-hook-committed')`);
-      expect(onTransactionEnd(tx, (committed) => void seen("end-hook-committed").then((n) => ends.push([committed, n])))).toBe(true);
+      expect(onTransactionEnd(tx, (committed) => void (read = seen("end-hook-committed").then((n) => ends.push([committed, n]))))).toBe(true);
     });
-    await Bun.sleep(50);
+    await read;
     expect(ends).toEqual([[true, 1]]);
     const failed = transactionWithEnd(q.db, async (tx) => {
       await tx.execute(sql`insert into end_hook_probe values ('end-hook-rolled-back')`);

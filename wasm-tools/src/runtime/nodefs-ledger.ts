@@ -58,13 +58,11 @@ export function ledgerNodeFs(nodefs: LedgeredNodeFs, ErrnoError: new (errno: num
       }
     },
   };
-  for (const [name, op] of Object.entries(ops)) {
-    if (typeof op !== "function") continue;
-    const call = wrapped[name] ?? op;
-    ops[name] = (...args: unknown[]) => asHostCall(threadLedgers(), () => call(...args), refuse);
-  }
-  const nodeOps = nodefs.node_ops as Record<string, Op>;
-  for (const [name, op] of Object.entries(nodeOps)) {
-    if (typeof op === "function") nodeOps[name] = (...args: unknown[]) => asHostCall(threadLedgers(), () => op(...args), refuse);
+  for (const table of [ops, nodefs.node_ops as Record<string, Op>]) {
+    for (const [name, op] of Object.entries(table)) {
+      if (typeof op !== "function") continue;
+      const call = (table === ops && wrapped[name]) || op;
+      table[name] = (...args: unknown[]) => asHostCall(threadLedgers(), () => call(...args), refuse);
+    }
   }
 }
