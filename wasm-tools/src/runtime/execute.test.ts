@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { ToolError, type ToolManifest, type ToolRun } from "@vektor/shared/tools/manifest";
 import type { ToolEntry } from "../registry";
 import { expectToolError } from "../testing/run-tool";
-import { apartFromInputs, execute, executeEntry } from "./execute";
+import { ABORT_GRACE_MS, apartFromInputs, execute, executeEntry } from "./execute";
 
 const manifest: ToolManifest = {
   slug: "pdf.stand-in",
@@ -56,6 +56,36 @@ describe("execute", () => {
     const during = new AbortController();
     setTimeout(() => during.abort(), 10);
     await expectToolError(executeEntry(entry, [file()], {}, { signal: during.signal }), "CANCELLED");
+  });
+
+  test("an aborted run's own clean-up ends before CANCELLED is answered; one that never ends is cut off after the grace", async () => {
+    let cleanedUp = false;
+    const tidy = standIn(
+      (_inputs, _params, ctx) =>
+        new Promise((_, reject) => {
+          // As an ffmpeg session does: on abort, wait for host calls under way, then end.
+          ctx.signal.addEventListener("abort", () => setTimeout(() => ((cleanedUp = true), reject(new ToolError("CANCELLED", "stopped"))), 50), { once: true });
+        }),
+    );
+    const during = new AbortController();
+    setTimeout(() => during.abort(), 10);
+    await expectToolError(executeEntry(tidy, [file()], {}, { signal: during.signal }), "CANCELLED");
+    expect(cleanedUp).toBe(true);
+
+    const finishes = standIn(async (_inputs, _params, ctx) => {
+      await new Promise((done) => ctx.signal.addEventListener("abort", () => setTimeout(done, 20), { once: true }));
+      return [{ name: "late.txt", bytes: new Uint8Array([1]), mime: "text/plain" }];
+    });
+    const late = new AbortController();
+    setTimeout(() => late.abort(), 10);
+    await expectToolError(executeEntry(finishes, [file()], {}, { signal: late.signal }), "CANCELLED"); // finished after its cancel: still cancelled
+
+    const stuck = standIn(() => new Promise(() => {}));
+    const cut = new AbortController();
+    setTimeout(() => cut.abort(), 10);
+    const started = performance.now();
+    await expectToolError(executeEntry(stuck, [file()], {}, { signal: cut.signal }), "CANCELLED");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(ABORT_GRACE_MS - 5);
   });
 
   test("keeps a tool's own ToolError and wraps anything else as TOOL_FAILED", async () => {

@@ -108,18 +108,35 @@ function describeCount(min: number, max: number): string {
   return `${min} to ${max} input files`;
 }
 
-/** Settles with `work`, or rejects as soon as `signal` aborts (a tool that never checks still returns control). */
+/**
+ * How long an aborted run gets to finish its own clean-up (an ffmpeg session waits for its host
+ * calls under way, then ends its worker) before CANCELLED is answered anyway: a caller that sees
+ * CANCELLED then finds no host file open, and a tool that never settles still returns control.
+ */
+export const ABORT_GRACE_MS = 1_000;
+
+/**
+ * Settles with `work` (the caller answers CANCELLED if the signal aborted meanwhile), or rejects
+ * ABORT_GRACE_MS after `signal` aborts while `work` has not settled.
+ */
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      grace = setTimeout(() => reject(cancelled()), ABORT_GRACE_MS);
+    };
+    const done = () => {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(grace);
+    };
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        done();
         resolve(value);
       },
       (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        done();
         reject(err);
       },
     );
