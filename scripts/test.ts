@@ -211,7 +211,7 @@ async function browserE2e(paths: string[]): Promise<void> {
 await timed("Debian tools", () => aptInstall(Object.entries(DEBIAN_TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg)));
 
 // The HTTP tests and the queue's own tests (its claims and locks are what differ most between the two engines).
-const ON_POSTGRES = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts", "server/src/modules/workflows/lists.test.ts", "server/src/modules/workflows/detail.test.ts", "server/src/modules/batch/detail.test.ts", "server/src/db/postgres-prepare.test.ts"];
+const ON_POSTGRES = ["server/test", "server/src/queue", "server/src/tools", "server/src/modules/files/retention.test.ts", "server/src/modules/workflows/lists.test.ts", "server/src/modules/workflows/detail.test.ts", "server/src/modules/batch/detail.test.ts", "server/src/db/postgres-prepare.test.ts", "server/src/db/reusable.test.ts", "server/src/db/transaction-end.test.ts"];
 // Files there whose subject owes nothing to the database engine (HTTP deadlines, the CLI as a
 // user runs it, the worker pool, in-memory helpers): the PGlite run covers them (about 45 s).
 const NOT_ON_POSTGRES = new Set(["server/test/slow-clients.test.ts", "server/test/cli.test.ts", "server/src/tools/pool.test.ts", "server/src/tools/early-run.test.ts", "server/src/tools/staged-outputs.test.ts", "server/src/queue/ends.test.ts", "server/src/queue/kinds.test.ts", "server/src/queue/registry.test.ts", "server/src/queue/claims-again.test.ts", "server/src/tools/job-files.test.ts"]);

@@ -6,6 +6,7 @@
 import { ServiceError } from "@vektor/shared/errors";
 import { and, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { reusable } from "../db/reusable";
 import { batch, creditLedger, user, workflow, workflowRun } from "../db/schema";
 import { newId } from "../lib/ids";
 
@@ -13,26 +14,36 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Take `amount` credits inside an open transaction; throws INSUFFICIENT_CREDITS when short. */
 export async function debit(tx: Tx | Db, userId: string, amount: number, reason: string, ref: string | null = null): Promise<number> {
-  const rows = await tx
-    .update(user)
-    .set({ credits: sql`${user.credits} - ${amount}` })
-    .where(and(eq(user.id, userId), gte(user.credits, amount)))
-    .returning({ credits: user.credits });
+  const rows = await takeCredits(tx, { userId, amount });
   if (rows.length === 0) throw new ServiceError("INSUFFICIENT_CREDITS", `This needs ${amount} credits and the balance is lower`);
-  await tx.insert(creditLedger).values({ id: newId("cr"), userId, amount: -amount, reason, ref });
+  await ledgerRow(tx, { id: newId("cr"), userId, amount: -amount, reason, ref });
   return rows[0].credits;
 }
 
 /** Add credits inside an open transaction. */
 export async function credit(tx: Tx | Db, userId: string, amount: number, reason: string, ref: string | null = null): Promise<number> {
-  const rows = await tx
-    .update(user)
-    .set({ credits: sql`${user.credits} + ${amount}` })
-    .where(eq(user.id, userId))
-    .returning({ credits: user.credits });
-  await tx.insert(creditLedger).values({ id: newId("cr"), userId, amount, reason, ref });
+  const rows = await addCredits(tx, { userId, amount });
+  await ledgerRow(tx, { id: newId("cr"), userId, amount, reason, ref });
   return rows[0]?.credits ?? 0;
 }
+
+// Built once (db/reusable.ts): every workflow run and batch is charged with them.
+const p = sql.placeholder;
+const takeCredits = reusable((db) =>
+  db
+    .update(user)
+    .set({ credits: sql`${user.credits} - ${p("amount")}::int` })
+    .where(and(eq(user.id, p("userId")), gte(user.credits, p("amount"))))
+    .returning({ credits: user.credits }),
+);
+const addCredits = reusable((db) =>
+  db
+    .update(user)
+    .set({ credits: sql`${user.credits} + ${p("amount")}::int` })
+    .where(eq(user.id, p("userId")))
+    .returning({ credits: user.credits }),
+);
+const ledgerRow = reusable((db) => db.insert(creditLedger).values({ id: p("id"), userId: p("userId"), amount: p("amount"), reason: p("reason"), ref: p("ref") }));
 
 /** The sign-up grant is already on the new row (set before insert); this records it in the ledger. */
 export async function recordGrant(db: Db, userId: string, amount: number, reason: string): Promise<void> {

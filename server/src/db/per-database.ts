@@ -1,6 +1,7 @@
 /**
  * A value built once per database and kept as long as it is: the prepared statements of the hot
  * paths (drizzle's `.prepare()` builds a statement's SQL once; its values then go as parameters).
+ * A statement that also runs inside transactions is a reusable.ts one instead.
  */
 import type { Db } from "./client";
 

@@ -9,7 +9,7 @@ import type { PgInsertValue } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { file, job } from "../db/schema";
 import { newId } from "../lib/ids";
-import { perDatabase } from "../db/per-database";
+import { reusable } from "../db/reusable";
 import { LANES, type ControlKind, type InputFile, type JobData, type JobRow } from "./kinds";
 import { dueJobs, filesNamedBy, inputFilesJson, NOW_MS, QUEUED, underToolLimits, type ClaimArgs } from "./claim";
 
@@ -57,13 +57,17 @@ export async function enqueue<K extends ControlKind>(db: Db | Tx, e: Enqueue<K> 
  */
 export async function enqueueAll(db: Db | Tx, entries: AnyEnqueue[]): Promise<JobRow[]> {
   if (entries.length === 0) return [];
-  const records = JSON.stringify(entries.map(recordOf));
-  return db
-    .insert(job)
-    .select(sql`select ${FROM_RECORD} from jsonb_to_recordset(${records}::jsonb) as r(${RECORD_COLUMNS}) order by r.n`)
-    .onConflictDoNothing({ target: job.dedupeKey, where: sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')` })
-    .returning();
+  return insertRecords(db, { records: JSON.stringify(entries.map(recordOf)) });
 }
+
+/** enqueueAll's statement, built once (every workflow transition queues with it): the records as one JSON parameter. */
+const insertRecords = reusable((db) =>
+  db
+    .insert(job)
+    .select(sql`select ${FROM_RECORD} from jsonb_to_recordset(${sql.placeholder("records")}::jsonb) as r(${RECORD_COLUMNS}) order by r.n`)
+    .onConflictDoNothing({ target: job.dedupeKey, where: sql`dedupe_key IS NOT NULL AND status in ('queued', 'running')` })
+    .returning(),
+);
 
 /** What differs from one job to another, as enqueueAll's records carry it (`n`: its place in the statement). */
 const RECORD = {
@@ -140,12 +144,12 @@ export interface Admitted {
  * take it next anyway: no due tool job waits (those came first), and its user and the whole
  * server are under the running limits the claim applies (claim.ts). Otherwise it is inserted
  * queued, as by enqueue; the row's status says which. Only a queued insert wakes the lanes
- * (migrations 0017, 0018). Every tool call runs it, so its SQL is built once per database (two
- * statements: claiming or not), its values sent as parameters.
+ * (migrations 0017, 0018). Every tool call runs it, so its SQL is built once (db/reusable.ts;
+ * two statements: claiming or not), its values sent as parameters.
  */
 export async function enqueueAdmitted(db: Db | Tx, e: EnqueueTool, maxBytes: number, at: ClaimAtInsert | null): Promise<Admitted | null> {
   const ids = JSON.stringify(e.tool.inputFileIds);
-  const [inserted] = await (at ? claimingInsert : queuingInsert)(db).execute({
+  const [inserted] = await (at ? claimingInsert : queuingInsert)(db, {
     userId: e.userId,
     ids,
     count: e.tool.inputFileIds.length,
@@ -167,8 +171,9 @@ export async function enqueueAdmitted(db: Db | Tx, e: EnqueueTool, maxBytes: num
   return { row, inputFiles };
 }
 
-const claimingInsert = perDatabase((db) => buildAdmittedInsert(db, true));
-const queuingInsert = perDatabase((db) => buildAdmittedInsert(db, false));
+// Built once: a tool call runs it on the database, a workflow transition in its transaction.
+const claimingInsert = reusable((db) => buildAdmittedInsert(db, true));
+const queuingInsert = reusable((db) => buildAdmittedInsert(db, false));
 
 /** enqueueAdmitted's statement, its values as placeholders (jsonb ones as JSON text). */
 function buildAdmittedInsert(db: Db, claims: boolean) {
@@ -203,8 +208,7 @@ function buildAdmittedInsert(db: Db, claims: boolean) {
     .with(inputs, go)
     .insert(job)
     .select(sql`select ${selectList(values)} from ${go} where (select count(*) from ${inputs}) = ${p("count")}::int`)
-    .returning({ ...getTableColumns(job), inputFiles: inputFilesJson(sql`${inputs} i`) })
-    .prepare(claims ? "enqueue_admitted_claims" : "enqueue_admitted");
+    .returning({ ...getTableColumns(job), inputFiles: inputFilesJson(sql`${inputs} i`) });
 }
 
 /** Nothing claimable waits before a tool job of `userId` (those came first), and the claim's limits let it run. */

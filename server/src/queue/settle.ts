@@ -4,7 +4,8 @@
  * attempt, still running) may record, in one transaction with what the outcome causes, so a job
  * ends at most once and its consequences are written exactly once.
  */
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { columnsOf, into, intoColumns, reusableFamily } from "../db/reusable";
 import type { Db, Tx } from "../db/client";
 import { transactionWithEnd } from "../db/transaction-end";
 import { job } from "../db/schema";
@@ -34,11 +35,7 @@ export function toolEnding(outcome: ToolOutcome): Ending & { status: "succeeded"
 export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => Promise<void>): Promise<JobRow | null> {
   // With end hooks: what `then` queues (a workflow's next tool job) may start here once committed.
   return transactionWithEnd(db, async (tx) => {
-    const [done] = await tx
-      .update(job)
-      .set({ ...ending, finishedAt: new Date(), leaseUntil: null })
-      .where(owns(row))
-      .returning();
+    const [done] = await end(tx, row, ending);
     if (!done) return null;
     await then?.(tx);
     return done;
@@ -52,13 +49,22 @@ export function settle(db: Db, row: JobRow, ending: Ending, then?: (tx: Tx) => P
  * this claim did not own the job.
  */
 export async function settleAtOnce(db: Db, row: JobRow, e: Ending): Promise<JobRow | null> {
-  const [ended] = await db
-    .update(job)
-    .set({ ...e, finishedAt: new Date(), leaseUntil: null })
-    .where(owns(row))
-    .returning();
+  const [ended] = await end(db, row, e);
   return ended ?? null;
 }
+
+/** The ending's write if this claim still owns the job: built once per set of columns an ending sets (db/reusable.ts). */
+function end(db: Db | Tx, row: JobRow, ending: Ending): Promise<JobRow[]> {
+  return endings(columnsOf(ending))(db, { ...ending, finishedAt: new Date(), id: row.id, attempts: row.attempts });
+}
+
+const endings = reusableFamily((db, columns) =>
+  db
+    .update(job)
+    .set({ ...intoColumns(columns), finishedAt: into("finishedAt"), leaseUntil: null })
+    .where(and(eq(job.id, sql.placeholder("id")), eq(job.status, "running"), eq(job.attempts, sql.placeholder("attempts"))))
+    .returning(),
+);
 
 /** Back in the queue after a failed attempt, not before `delayMs` from now: the back-off survives a restart. */
 export async function retryLater(db: Db, row: JobRow, f: Failure, delayMs: number): Promise<void> {

@@ -12,7 +12,8 @@ import { fail, ServiceError } from "@vektor/shared/errors";
 import { inputLimit, sizeProblem } from "@vektor/shared/tools/limits";
 import type { ToolManifest } from "@vektor/shared/tools/manifest";
 import { getTool, validateParams } from "@vektor/wasm-tools";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { inJsonList, reusable } from "../db/reusable";
 import type { Db, Tx } from "../db/client";
 import { file } from "../db/schema";
 
@@ -68,6 +69,14 @@ export function admitSize(limit: SizeLimit, f: Pick<AdmittedFile, "id" | "name" 
   return problem ? { refused: "INPUT_TOO_LARGE", subject: f.id, message: problem } : null;
 }
 
+/** admitInputs's statement, built once (a workflow's start and each op step run it). */
+const usersFiles = reusable((db) =>
+  db
+    .select({ id: file.id, status: file.status, size: file.size, name: file.filename })
+    .from(file)
+    .where(and(eq(file.userId, sql.placeholder("userId")), inJsonList(file.id, "ids"))),
+);
+
 /**
  * Every id is the user's own UPLOADED file (and, given `limit`, within the tool's input limit);
  * answers them and their sizes (in the order given).
@@ -75,10 +84,7 @@ export function admitSize(limit: SizeLimit, f: Pick<AdmittedFile, "id" | "name" 
 export async function admitInputs(db: Db | Tx, userId: string, ids: string[], limit?: SizeLimit): Promise<{ sizes: number[]; files: AdmittedFile[] } | Refusal> {
   const found = new Map<string, AdmittedFile & { status: string }>();
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await db
-      .select({ id: file.id, status: file.status, size: file.size, name: file.filename })
-      .from(file)
-      .where(and(eq(file.userId, userId), inArray(file.id, ids.slice(i, i + CHUNK))));
+    const rows = await usersFiles(db, { userId, ids: JSON.stringify(ids.slice(i, i + CHUNK)) });
     for (const r of rows) found.set(r.id, r);
   }
   const missing = ids.find((id) => !found.has(id));

@@ -18,6 +18,7 @@ import { claimJobs, QUEUED } from "../queue/claim";
 import { enqueueAdmitted, enqueueAll, type EnqueueTool } from "../queue/enqueue";
 import { clearQueue, insertUser, openTestQueue, SETUP_TIMEOUT, uploadPdf, type TestQueue } from "../queue/queue.testkit";
 import { recordSuccess, type StoredFile } from "./record-success";
+import { filesByIds } from "../workflows/step-files";
 
 let q: TestQueue;
 beforeAll(async () => void (q = await openTestQueue()), SETUP_TIMEOUT);
@@ -72,6 +73,15 @@ test("the same with statistics taken before the user's files came: not a walk th
   });
   expect(scans.seq).toBe(0);
   expect(scans.rows).toBeLessThanOrEqual(5);
+});
+
+test("a workflow step's read of its inputs (filesByIds, one statement for any number of ids): by index only", async () => {
+  const { userId, input } = await manyFiles(20_000);
+  let found: unknown[] = [];
+  const scans = await scansOf("file", async (t) => void (found = await filesByIds(t, userId, [input, "f_unknown"])));
+  expect(found.map((f) => (f as { id: string }).id)).toEqual([input]);
+  expect(scans.seq).toBe(0);
+  expect(scans.rows).toBeLessThanOrEqual(2);
 });
 
 test("a call's job inserted claimed asks the queue and the limits once each", async () => {

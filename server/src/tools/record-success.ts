@@ -2,13 +2,13 @@
  * The statement that records a tool job's success where its kind's hook writes nothing for it
  * (API calls, batch items): the job ends succeeded if this claim still owns it (settle.ts), and
  * only then its output files' rows are inserted and its inputs point at its first output. Every
- * such tool call runs it, so its SQL is built once per database; its values go as parameters.
+ * such tool call runs it, so its SQL is built once (db/reusable.ts); its values go as parameters.
  */
-import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
 import { file, job } from "../db/schema";
 import type { JobRow } from "../queue/kinds";
-import { perDatabase } from "../db/per-database";
+import { inJsonList, reusable } from "../db/reusable";
 
 /** The columns an output file's row is written with (the others keep their defaults). */
 const OUTPUT_COLUMNS = {
@@ -32,23 +32,33 @@ const COLUMNS = Object.entries(OUTPUT_COLUMNS);
 
 /** Ends `row` succeeded with `stored` as its outputs; the ended row, or null when this claim no longer owns the job (nothing written). */
 export async function recordSuccess(db: Db, row: JobRow, stored: StoredFile[]): Promise<JobRow | null> {
-  const rows = stored.map((s) => Object.fromEntries(COLUMNS.map(([key, c]) => [c.name, s[key as keyof StoredFile]])));
-  const [ended] = await statement(db).execute({
+  const [ended] = await succeeded(db, {
     id: row.id,
     attempts: row.attempts,
     outputIds: JSON.stringify(stored.map((s) => s.id)),
     finishedAt: new Date().toISOString(),
-    rows: JSON.stringify(rows),
-    inputIds: JSON.stringify(row.inputFileIds),
-    first: stored[0].id,
+    ...outputValues(row, stored),
   });
   return ended ?? null;
 }
 
-const statement = perDatabase(build);
+/**
+ * The output files' rows and the inputs' pointer at the first, as recordSuccess writes them, in
+ * one statement: for a tool job whose kind's hook writes in the transaction that ends it (a
+ * workflow step's), where settle.ts has ended the job already.
+ */
+export async function recordOutputs(tx: Db | Tx, row: JobRow, stored: StoredFile[]): Promise<void> {
+  await outputsOnly(tx, outputValues(row, stored));
+}
 
-function build(db: Db) {
-  const p = sql.placeholder;
+function outputValues(row: JobRow, stored: StoredFile[]) {
+  const rows = stored.map((s) => Object.fromEntries(COLUMNS.map(([key, c]) => [c.name, s[key as keyof StoredFile]])));
+  return { rows: JSON.stringify(rows), inputIds: JSON.stringify(row.inputFileIds), first: stored[0].id };
+}
+
+const p = sql.placeholder;
+
+const succeeded = reusable((db) => {
   const done = db.$with("done").as(
     db
       .update(job)
@@ -57,16 +67,19 @@ function build(db: Db) {
       .returning(),
   );
   const owned = sql`exists (select from ${done})`;
+  const inputs = db.$with("inputs").as(db.update(file).set(pointer).where(and(isInput, owned)));
+  return db.with(done, outputsInsert(db, owned), inputs).select().from(done);
+});
+
+const outputsOnly = reusable((db) => db.with(outputsInsert(db, sql`true`)).update(file).set(pointer).where(isInput));
+
+/** The output rows, from the `rows` JSON, if `when` holds. */
+function outputsInsert(db: Db | Tx, when: SQL) {
   const names = sql.raw(COLUMNS.map(([, c]) => `"${c.name}"`).join(", "));
   const types = sql.raw(COLUMNS.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", "));
-  const outputs = db.$with("outputs", {}).as(sql`insert into ${file} (${names}) select o.* from jsonb_to_recordset(${p("rows")}::jsonb) as o(${types}) where ${owned}`);
-  // `= any(array(...))`, not `in (select ...)`: Postgres planned the IN as a hash join over the
-  // whole file table, a scan of every file on every tool call (call-plans.test.ts).
-  const inputs = db.$with("inputs").as(
-    db
-      .update(file)
-      .set({ outFileId: sql`${p("first")}::text` })
-      .where(and(sql`${file.id} = any(array(select jsonb_array_elements_text(${p("inputIds")}::jsonb)))`, owned)),
-  );
-  return db.with(done, outputs, inputs).select().from(done).prepare("tool_succeeded");
+  return db.$with("outputs", {}).as(sql`insert into ${file} (${names}) select o.* from jsonb_to_recordset(${p("rows")}::jsonb) as o(${types}) where ${when}`);
 }
+
+const pointer = { outFileId: sql`${p("first")}::text` };
+// By index, never a scan of every file on every tool call (call-plans.test.ts).
+const isInput = inJsonList(file.id, "inputIds");

@@ -18,7 +18,7 @@ import { newId } from "../lib/ids";
 import { backoffMs, type ClaimedJob, type InputFile, type JobRow } from "../queue/kinds";
 import type { Failure, KindExecutor, ToolOutcome, ToolRunHandler } from "../queue/registry";
 import { reportProgress, retryLater, settle, settleAtOnce, toolEnding, waitOutOutage } from "../queue/settle";
-import { recordSuccess, type StoredFile } from "./record-success";
+import { recordOutputs, recordSuccess, type StoredFile } from "./record-success";
 import { storeUnavailable } from "../http/errors";
 import type { ObjectStore } from "../storage/types";
 import type { WorkerPool } from "./pool";
@@ -258,8 +258,7 @@ export class ToolRun implements KindExecutor {
       const ending = toolEnding({ ok: true, outputFileIds });
       ended = this.writesOnSettled(row)
         ? await settle(this.db, row, ending, async (tx) => {
-            await tx.insert(file).values(stored);
-            await tx.update(file).set({ outFileId: outputFileIds[0] }).where(inArray(file.id, row.inputFileIds));
+            await recordOutputs(tx, row, stored);
             await this.hook.onSettled(tx, row, { ok: true, outputFileIds });
           })
         : await recordSuccess(this.db, row, stored);

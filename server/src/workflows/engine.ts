@@ -7,9 +7,10 @@
  * transaction). Steps never carry bytes: files pass between them as ids.
  */
 import { isReady, predecessors, runOutputs, settleRun, stepInputs, successors, type StepState } from "@vektor/shared/workflows/plan";
-import { isTerminalJob, isTerminalRun, TERMINAL_RUN_STATUSES, TERMINAL_STEP_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
+import { isTerminalJob, isTerminalRun, TERMINAL_STEP_STATUSES, type TerminalRunStatus } from "@vektor/shared/schemas/vocab";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
+import { columnsOf } from "../db/reusable";
 import { onTransactionEnd } from "../db/transaction-end";
 import { job, workflowApproval, workflowRun, workflowStep } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -21,6 +22,7 @@ import type { ObjectStore } from "../storage/types";
 import { admitMany, isRefusal, type RefusalReason } from "../tools/admission";
 import { executeStep, runsInline, type StepOutcome } from "./execute";
 import type { ToolJobSpec } from "./nodes/types";
+import { finishRun, isoOrNull, lockedRun, recordStep as recordStepColumns, setRunStatus, startStep, stepById, stepsOfRun, writeStep } from "./statements";
 
 export type RunRow = typeof workflowRun.$inferSelect;
 export type StepRow = typeof workflowStep.$inferSelect;
@@ -35,7 +37,7 @@ export type EndedRun = RunRow & { status: TerminalRunStatus };
 
 /** The run's row, locked for this transaction: the one lock every transition of a run takes. */
 export async function lockRun(tx: Tx, runId: string): Promise<RunRow | null> {
-  const [run] = await tx.select().from(workflowRun).where(eq(workflowRun.id, runId)).for("update");
+  const [run] = await lockedRun(tx, { id: runId });
   return run ?? null;
 }
 
@@ -75,7 +77,7 @@ export class Engine {
    */
   async advance(tx: Tx, run: RunRow, opts: AdvanceOptions = {}): Promise<void> {
     if (isTerminalRun(run.status)) return;
-    const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
+    const steps = await stepsOfRun(tx, { runId: run.id });
     const byNode = new Map(steps.map((s) => [s.nodeId, s]));
     const preds = predecessors(run.plan);
     const succs = successors(run.plan);
@@ -104,10 +106,7 @@ export class Engine {
 
   private async startStep(tx: Tx, run: RunRow, step: StepRow, inputs: string[]): Promise<void> {
     const attempt = step.attempts + 1;
-    await tx
-      .update(workflowStep)
-      .set({ status: "running", attempts: attempt, inputFileIds: inputs, outputFileIds: [], jobIds: [], errorCode: null, errorMessage: null, startedAt: new Date(), finishedAt: null })
-      .where(eq(workflowStep.id, step.id));
+    await startStep(tx, { id: step.id, attempts: attempt, inputFileIds: inputs, startedAt: new Date() });
     await enqueue(tx, { kind: "workflow.step", data: { runId: run.id, stepId: step.id, attempt }, userId: run.userId, dedupeKey: `wf.step:${step.id}:${attempt}` });
   }
 
@@ -123,8 +122,7 @@ export class Engine {
     if ("result" in outcome && outcome.result.kind === "approval") throw new Error(`node kind ${step.type} is marked inline but asked to wait for an approval`);
     Object.assign(step, await this.transition(tx, run, step, outcome, logs, 0));
     step.logs = [...step.logs, ...logs];
-    const { id, runId, nodeId, parentNodeId, type, ...changed } = step;
-    await tx.update(workflowStep).set(changed).where(eq(workflowStep.id, id));
+    await writeStep(tx, { ...step, startedAt: isoOrNull(step.startedAt), finishedAt: isoOrNull(step.finishedAt) });
   }
 
   /**
@@ -164,7 +162,7 @@ export class Engine {
       await this.finish(tx, run, "succeeded", null, runOutputs(run.plan, steps.map(stepState)), true);
       return;
     }
-    if (settled.status !== run.status) await tx.update(workflowRun).set({ status: settled.status }).where(eq(workflowRun.id, run.id));
+    if (settled.status !== run.status) await setRunStatus(tx, { id: run.id, status: settled.status });
   }
 
   /**
@@ -173,11 +171,7 @@ export class Engine {
    * pending approvals closed (`stepsEnded`: the caller saw every step ended, so there are none).
    */
   async finish(tx: Tx, run: RunRow, status: TerminalRunStatus, error: RunError | null, outputFileIds: string[] = [], stepsEnded = false): Promise<boolean> {
-    const [ended] = await tx
-      .update(workflowRun)
-      .set({ status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null, outputFileIds, finishedAt: new Date() })
-      .where(and(eq(workflowRun.id, run.id), notInArray(workflowRun.status, [...TERMINAL_RUN_STATUSES])))
-      .returning();
+    const [ended] = await finishRun(tx, { id: run.id, status, errorCode: error?.code ?? null, errorMessage: error?.message ?? null, outputFileIds, finishedAt: new Date() });
     if (!ended) return false;
     if (!stepsEnded) await this.closeUnfinished(tx, run);
     for (const hook of this.terminalHooks) await hook(tx, { ...ended, status });
@@ -209,11 +203,7 @@ export class Engine {
    * end it later).
    */
   async recordStep(tx: Tx, run: RunRow, stepId: string, attempt: number, changes: Partial<StepRow>, logs: string[] = [], opts: AdvanceOptions = {}): Promise<void> {
-    const done = await tx
-      .update(workflowStep)
-      .set({ ...changes, logs: sql`${workflowStep.logs} || ${JSON.stringify(logs)}::jsonb` })
-      .where(and(eq(workflowStep.id, stepId), eq(workflowStep.attempts, attempt), inArray(workflowStep.status, ["running", "waiting_approval"])))
-      .returning({ id: workflowStep.id });
+    const done = await recordStepColumns(columnsOf(changes))(tx, { ...changes, id: stepId, attempts: attempt, logs: JSON.stringify(logs) });
     if (done.length && changes.status !== undefined) await this.advance(tx, run, opts);
   }
 
@@ -265,7 +255,7 @@ export class Engine {
   async onToolJobSettled(tx: Tx, runId: string, stepId: string, settled: SettledToolJob): Promise<void> {
     const run = await lockRun(tx, runId);
     if (!run || isTerminalRun(run.status)) return;
-    const [step] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
+    const [step] = await stepById(tx, { id: stepId });
     if (!step || step.status !== "running" || step.jobIds.length === 0) return;
     const others = step.jobIds.filter((id) => id !== settled.id);
     const read = others.length ? await tx.select({ id: job.id, status: job.status, out: job.outputFileIds, code: job.errorCode, message: job.errorMessage }).from(job).where(inArray(job.id, others)) : [];
@@ -284,7 +274,7 @@ export class Engine {
    * jobs asked to stop (this process stops its own at once).
    */
   async cancel(tx: Tx, run: RunRow): Promise<{ refunded: number; stopping: string[] }> {
-    const steps = await tx.select().from(workflowStep).where(eq(workflowStep.runId, run.id));
+    const steps = await stepsOfRun(tx, { runId: run.id });
     const jobIds = steps.filter((s) => ACTIVE.has(s.status)).flatMap((s) => s.jobIds);
     const stopping = jobIds.length ? await requestStop(tx, inArray(job.id, jobIds)) : [];
     if (jobIds.length) await cancelQueued(tx, inArray(job.id, jobIds), "The workflow run was cancelled");

@@ -5,7 +5,8 @@
  * derived from the step's job and their order, so a step re-run after a crash writes the same
  * files again instead of leaving a second copy behind.
  */
-import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { inJsonList, reusable } from "../db/reusable";
 import type { Db } from "../db/client";
 import { file } from "../db/schema";
 import { putZip } from "../storage/zip";
@@ -21,13 +22,18 @@ export const REF_COLUMNS: { [K in keyof FileRef]: (typeof file)[K] } = { id: fil
 /** The owner's UPLOADED files with these ids, in the order given (unknown ids left out). */
 export async function filesByIds(db: Db, userId: string, ids: string[]): Promise<FileRef[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select(REF_COLUMNS)
-    .from(file)
-    .where(and(eq(file.userId, userId), inArray(file.id, ids), eq(file.status, "UPLOADED")));
+  const rows = await ownUploaded(db, { userId, ids: JSON.stringify(ids) });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }
+
+/** filesByIds's statement, built once (every step runs it): the ids as one JSON array, so its SQL is the same for any number. */
+const ownUploaded = reusable((db) =>
+  db
+    .select(REF_COLUMNS)
+    .from(file)
+    .where(and(eq(file.userId, sql.placeholder("userId")), inJsonList(file.id, "ids"), eq(file.status, "UPLOADED"))),
+);
 
 /** The id of the n-th file a step's job writes: the same on every run of that job. */
 function derivedId(jobId: string, n: number): string {

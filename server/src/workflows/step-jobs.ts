@@ -8,13 +8,14 @@ import { isTerminalRun } from "@vektor/shared/schemas/vocab";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { transactionWithEnd } from "../db/transaction-end";
-import { workflowApproval, workflowRun, workflowStep } from "../db/schema";
+import { workflowApproval, workflowStep } from "../db/schema";
 import type { ControlHandler } from "../queue/registry";
 import type { Settings } from "../config/keys";
 import { formatDuration } from "../lib/duration";
 import type { ObjectStore } from "../storage/types";
 import { lockRun, type Engine, type StepRow } from "./engine";
 import { executeStep } from "./execute";
+import { runById, stepById } from "./statements";
 
 const STEP_RETRY = { attempts: 5, baseDelayMs: 200, maxDelayMs: 30_000 };
 /** Queue jobs are where steps execute: the transitions they make run the next inline steps at once. */
@@ -33,8 +34,8 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
     retry: STEP_RETRY,
     async run(job) {
       const { runId, stepId, attempt } = job.data;
-      const [run] = await d.db.select().from(workflowRun).where(eq(workflowRun.id, runId));
-      const [step] = await d.db.select().from(workflowStep).where(eq(workflowStep.id, stepId));
+      const [run] = await runById(d.db, { id: runId });
+      const [step] = await stepById(d.db, { id: stepId });
       if (!run || !step || isTerminalRun(run.status) || !stillOwns(step, attempt)) return;
       const logs: string[] = [];
       const outcome = await executeStep(d.db, d.store, run, step, job.id, logs);
@@ -43,7 +44,7 @@ export function workflowStepHandler(d: WorkflowHandlerDeps): ControlHandler<"wor
       // With end hooks: a tool job queued in the transition may start in a lane here once committed.
       await transactionWithEnd(d.db, async (tx) => {
         const locked = await lockRun(tx, runId);
-        const [fresh] = await tx.select().from(workflowStep).where(eq(workflowStep.id, stepId));
+        const [fresh] = await stepById(tx, { id: stepId });
         if (!locked || isTerminalRun(locked.status) || !fresh || !stillOwns(fresh, attempt)) return;
         const changes = await d.engine.transition(tx, locked, fresh, outcome, logs, defaultTimeout);
         await d.engine.recordStep(tx, locked, stepId, attempt, changes, logs, INLINE);

@@ -6,10 +6,11 @@
  */
 import { fail, ServiceError } from "@vektor/shared/errors";
 import { isTerminalJob } from "@vektor/shared/schemas/vocab";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { file, job } from "../../db/schema";
 import { ownedRow } from "../../db/owned";
+import { inJsonList, reusable } from "../../db/reusable";
 import { pageOf, preparedPages } from "../../http/cursor";
 import { cancelQueued, requestStop } from "../../queue/control";
 import { enqueueAdmitted, enqueueAll, type Admitted, type EnqueueTool, type ToolOrigin } from "../../queue/enqueue";
@@ -37,6 +38,15 @@ export interface JobRequest {
 }
 
 const MAX_INPUTS = 100;
+
+// Built once (db/reusable.ts): every poll of a job (GET /api/jobs/{jobId}) runs them.
+const usersToolJob = reusable((db) =>
+  db
+    .select()
+    .from(job)
+    .where(and(eq(job.id, sql.placeholder("id")), eq(job.userId, sql.placeholder("userId")), eq(job.kind, "tool.run"))),
+);
+const filesIn = reusable((db) => db.select().from(file).where(inJsonList(file.id, "ids")));
 
 export class ToolRunService {
   private readonly pages;
@@ -151,16 +161,13 @@ export class ToolRunService {
   }
 
   async get(userId: string, jobId: string): Promise<JobView> {
-    const [row] = await this.db
-      .select()
-      .from(job)
-      .where(and(eq(job.id, jobId), eq(job.userId, userId), eq(job.kind, "tool.run")));
+    const [row] = await usersToolJob(this.db, { id: jobId, userId });
     if (!row) throw fail.notFound("Job");
     return this.view(row);
   }
 
   async view(row: JobRow): Promise<JobView> {
-    const outputs = row.outputFileIds.length ? await this.db.select().from(file).where(inArray(file.id, row.outputFileIds)) : [];
+    const outputs = row.outputFileIds.length ? await filesIn(this.db, { ids: JSON.stringify(row.outputFileIds) }) : [];
     return jobView(row, outputs);
   }
 
@@ -168,7 +175,7 @@ export class ToolRunService {
   async list(userId: string, limit: number, cursor: string | undefined): Promise<{ items: JobView[]; nextCursor: string | null }> {
     const { page, nextCursor } = pageOf(await this.pages({ userId }, limit + 1, cursor), limit);
     const ids = page.flatMap((r) => r.outputFileIds);
-    const outputs = ids.length ? await this.db.select().from(file).where(inArray(file.id, ids)) : [];
+    const outputs = ids.length ? await filesIn(this.db, { ids: JSON.stringify(ids) }) : [];
     return { items: page.map((r) => jobView(r, outputs)), nextCursor };
   }
 
