@@ -43,7 +43,8 @@
  *              process counts on PostgreSQL, default "1,2,4"), BENCH_WF_COLD=1 (PostgreSQL's worker processes
  *              restarted for each load phase instead of frozen with SIGSTOP while its runs are posted), BENCH_WF_PGLITE=0 /
  *              BENCH_WF_POSTGRES=0 (skip one), BENCH_WF_WARM_RUNS (4: 5-step warm-up runs per worker process),
- *              BENCH_WF_CPU_ROUNDS (3; 0 skips the rounds of 1, 2, 4 worker processes in turn),
+ *              BENCH_WF_CPU_ROUNDS (7; 0 skips the rounds of 1, 2, 4 worker processes in turn; a round
+ *              varies by about 15 % on a 2-core host, so the median of 3 decided by chance near 1.15x),
  *              BENCH_WF_CPU_WARM_RUNS (1000 5-step runs per worker process before them: fewer leave the JIT of
  *              a process that ran fewer runs behind, which shows as CPU per run; with 300 a lone worker's JIT
  *              threads still took 2.3 ms a run, tiering drizzle's query builders up to FTL one by one, with 1000
@@ -82,7 +83,7 @@ const GROUP = intEnv("BENCH_WF_GROUP", 4, 1);
 /** 5-step runs per worker process before anything is measured: the tool's WASM and the server's code compiled by the JIT in each. */
 const WARM_RUNS = intEnv("BENCH_WF_WARM_RUNS", 4, 1);
 /** Rounds of the CPU comparison (1, 2, 4 worker processes in turn, each round FIVE_RUNS 5-step runs per count); 0 skips it. */
-const CPU_ROUNDS = intEnv("BENCH_WF_CPU_ROUNDS", 3, 0);
+const CPU_ROUNDS = intEnv("BENCH_WF_CPU_ROUNDS", 7, 0);
 /** 5-step runs per worker process before the rounds (each set warmed alike). */
 const CPU_WARM_RUNS = intEnv("BENCH_WF_CPU_WARM_RUNS", 1000, 1);
 /** Only those rounds (with BENCH_WF_PGLITE=0: the CPU comparison alone, in a few minutes). */
