@@ -58,7 +58,8 @@ describe("execute", () => {
     await expectToolError(executeEntry(entry, [file()], {}, { signal: during.signal }), "CANCELLED");
   });
 
-  test("an aborted run's own clean-up ends before CANCELLED is answered; one that never ends is cut off after the grace", async () => {
+  test("on host files, an aborted run's own clean-up ends before CANCELLED is answered; one that never ends is cut off after the grace", async () => {
+    const onHost = { outputDir: "/nowhere/out" }; // what a server's worker passes; the stand-ins write nothing
     let cleanedUp = false;
     const tidy = standIn(
       (_inputs, _params, ctx) =>
@@ -69,7 +70,7 @@ describe("execute", () => {
     );
     const during = new AbortController();
     setTimeout(() => during.abort(), 10);
-    await expectToolError(executeEntry(tidy, [file()], {}, { signal: during.signal }), "CANCELLED");
+    await expectToolError(executeEntry(tidy, [file()], {}, { ...onHost, signal: during.signal }), "CANCELLED");
     expect(cleanedUp).toBe(true);
 
     const finishes = standIn(async (_inputs, _params, ctx) => {
@@ -78,14 +79,28 @@ describe("execute", () => {
     });
     const late = new AbortController();
     setTimeout(() => late.abort(), 10);
-    await expectToolError(executeEntry(finishes, [file()], {}, { signal: late.signal }), "CANCELLED"); // finished after its cancel: still cancelled
+    await expectToolError(executeEntry(finishes, [file()], {}, { ...onHost, signal: late.signal }), "CANCELLED"); // finished after its cancel: still cancelled
 
     const stuck = standIn(() => new Promise(() => {}));
     const cut = new AbortController();
     setTimeout(() => cut.abort(), 10);
     const started = performance.now();
-    await expectToolError(executeEntry(stuck, [file()], {}, { signal: cut.signal }), "CANCELLED");
+    await expectToolError(executeEntry(stuck, [file()], {}, { ...onHost, signal: cut.signal }), "CANCELLED");
     expect(performance.now() - started).toBeGreaterThanOrEqual(ABORT_GRACE_MS - 5);
+  });
+
+  test("elsewhere (a browser's worker), an abort answers CANCELLED at once, before the run's clean-up", async () => {
+    let cleanedUp = false;
+    const tidy = standIn(
+      (_inputs, _params, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal.addEventListener("abort", () => setTimeout(() => ((cleanedUp = true), reject(new ToolError("CANCELLED", "stopped"))), 200), { once: true });
+        }),
+    );
+    const during = new AbortController();
+    setTimeout(() => during.abort(), 10);
+    await expectToolError(executeEntry(tidy, [file()], {}, { signal: during.signal }), "CANCELLED");
+    expect(cleanedUp).toBe(false);
   });
 
   test("keeps a tool's own ToolError and wraps anything else as TOOL_FAILED", async () => {

@@ -56,7 +56,9 @@ export async function executeEntry(entry: ToolEntry, inputs: ToolInput[], params
   })();
   let outputs: ToolOutput[];
   try {
-    outputs = await raceAbort(running, signal);
+    // A run on host files releases them before it answers; elsewhere (a browser) an abort answers at once.
+    const onHost = ctx.outputDir !== undefined || inputs.some((i) => i.path);
+    outputs = await raceAbort(running, signal, onHost ? ABORT_GRACE_MS : 0);
   } catch (err) {
     if (signal.aborted) throw cancelled();
     if (err instanceof ToolError) throw err;
@@ -109,21 +111,23 @@ function describeCount(min: number, max: number): string {
 }
 
 /**
- * How long an aborted run gets to finish its own clean-up (an ffmpeg session waits for its host
- * calls under way, then ends its worker) before CANCELLED is answered anyway: a caller that sees
- * CANCELLED then finds no host file open, and a tool that never settles still returns control.
+ * How long an aborted run on host files gets to finish its own clean-up (an ffmpeg session waits
+ * for its host calls under way, then ends its worker) before CANCELLED is answered anyway: a
+ * caller that sees CANCELLED then finds no host file open, and a tool that never settles still
+ * returns control.
  */
 export const ABORT_GRACE_MS = 1_000;
 
 /**
  * Settles with `work` (the caller answers CANCELLED if the signal aborted meanwhile), or rejects
- * ABORT_GRACE_MS after `signal` aborts while `work` has not settled.
+ * `graceMs` after `signal` aborts while `work` has not settled.
  */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let grace: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => {
-      grace = setTimeout(() => reject(cancelled()), ABORT_GRACE_MS);
+      if (graceMs === 0) reject(cancelled());
+      else grace = setTimeout(() => reject(cancelled()), graceMs);
     };
     const done = () => {
       signal.removeEventListener("abort", onAbort);
