@@ -18,6 +18,25 @@ const manifest: ToolManifest = {
 const standIn = (run: ToolRun<{ n: number }>): ToolEntry => ({ manifest, load: async () => ({ run }) });
 const file = (bytes = 3) => ({ name: "f.pdf", bytes: new Uint8Array(bytes).fill(1) });
 
+/** A signal that aborts 10 ms from now (while the run is under way). */
+function abortedSoon(): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 10);
+  return controller.signal;
+}
+
+/** A stand-in that, as an ffmpeg session does, ends `ms` after the abort (its host calls under way first), then rejects. */
+function cleansUpOnAbort(ms: number): { entry: ToolEntry; cleanedUp: () => boolean } {
+  let cleanedUp = false;
+  const entry = standIn(
+    (_inputs, _params, ctx) =>
+      new Promise((_, reject) => {
+        ctx.signal.addEventListener("abort", () => setTimeout(() => ((cleanedUp = true), reject(new ToolError("CANCELLED", "stopped"))), ms), { once: true });
+      }),
+  );
+  return { entry, cleanedUp: () => cleanedUp };
+}
+
 describe("execute", () => {
   test("passes validated params with defaults and reports progress up to 1", async () => {
     let seen: unknown;
@@ -60,47 +79,26 @@ describe("execute", () => {
 
   test("on host files, an aborted run's own clean-up ends before CANCELLED is answered; one that never ends is cut off after the grace", async () => {
     const onHost = { outputDir: "/nowhere/out" }; // what a server's worker passes; the stand-ins write nothing
-    let cleanedUp = false;
-    const tidy = standIn(
-      (_inputs, _params, ctx) =>
-        new Promise((_, reject) => {
-          // As an ffmpeg session does: on abort, wait for host calls under way, then end.
-          ctx.signal.addEventListener("abort", () => setTimeout(() => ((cleanedUp = true), reject(new ToolError("CANCELLED", "stopped"))), 50), { once: true });
-        }),
-    );
-    const during = new AbortController();
-    setTimeout(() => during.abort(), 10);
-    await expectToolError(executeEntry(tidy, [file()], {}, { ...onHost, signal: during.signal }), "CANCELLED");
-    expect(cleanedUp).toBe(true);
+    const tidy = cleansUpOnAbort(50);
+    await expectToolError(executeEntry(tidy.entry, [file()], {}, { ...onHost, signal: abortedSoon() }), "CANCELLED");
+    expect(tidy.cleanedUp()).toBe(true);
 
     const finishes = standIn(async (_inputs, _params, ctx) => {
       await new Promise((done) => ctx.signal.addEventListener("abort", () => setTimeout(done, 20), { once: true }));
       return [{ name: "late.txt", bytes: new Uint8Array([1]), mime: "text/plain" }];
     });
-    const late = new AbortController();
-    setTimeout(() => late.abort(), 10);
-    await expectToolError(executeEntry(finishes, [file()], {}, { ...onHost, signal: late.signal }), "CANCELLED"); // finished after its cancel: still cancelled
+    await expectToolError(executeEntry(finishes, [file()], {}, { ...onHost, signal: abortedSoon() }), "CANCELLED"); // finished after its cancel: still cancelled
 
     const stuck = standIn(() => new Promise(() => {}));
-    const cut = new AbortController();
-    setTimeout(() => cut.abort(), 10);
     const started = performance.now();
-    await expectToolError(executeEntry(stuck, [file()], {}, { ...onHost, signal: cut.signal }), "CANCELLED");
+    await expectToolError(executeEntry(stuck, [file()], {}, { ...onHost, signal: abortedSoon() }), "CANCELLED");
     expect(performance.now() - started).toBeGreaterThanOrEqual(ABORT_GRACE_MS - 5);
   });
 
   test("elsewhere (a browser's worker), an abort answers CANCELLED at once, before the run's clean-up", async () => {
-    let cleanedUp = false;
-    const tidy = standIn(
-      (_inputs, _params, ctx) =>
-        new Promise((_, reject) => {
-          ctx.signal.addEventListener("abort", () => setTimeout(() => ((cleanedUp = true), reject(new ToolError("CANCELLED", "stopped"))), 200), { once: true });
-        }),
-    );
-    const during = new AbortController();
-    setTimeout(() => during.abort(), 10);
-    await expectToolError(executeEntry(tidy, [file()], {}, { signal: during.signal }), "CANCELLED");
-    expect(cleanedUp).toBe(false);
+    const tidy = cleansUpOnAbort(200);
+    await expectToolError(executeEntry(tidy.entry, [file()], {}, { signal: abortedSoon() }), "CANCELLED");
+    expect(tidy.cleanedUp()).toBe(false);
   });
 
   test("keeps a tool's own ToolError and wraps anything else as TOOL_FAILED", async () => {
