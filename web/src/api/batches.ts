@@ -2,14 +2,15 @@
  * Batches: list, pricing, create, rename, one batch with its items, live progress, cancel, retry;
  * presets; the caller's files to pick from.
  *
- * The list and the open batch show one set of counters: whatever brings news of a batch (the
- * list's poll, the batch's own fetch, an event of its stream) writes it into both caches at once
- * (shareProgress), so the two never disagree while it runs.
+ * The list and the open batch show one set of counters (batch-counters.ts): whatever brings news
+ * of a batch (the list's poll, the batch's own fetch, an event of its stream) records it there,
+ * the newest wins, and both draw from it, so the two never disagree while it runs.
  */
 import type { Batch, BatchDetail, BatchPage, BatchProgress, CreateBatchBody, PresetBody } from "@vektor/shared/schemas/batch";
 import type { FileRecord } from "@vektor/shared/schemas/file";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { publishCounters, tick } from "./batch-counters";
 import { client, isBatchFinished } from "./client";
 import { queries as cache } from "./queries";
 
@@ -17,12 +18,10 @@ const BATCHES_KEY = ["batches"] as const;
 const LIST_KEY = [...BATCHES_KEY, "list"] as const;
 const detailKey = (id: string) => [...BATCHES_KEY, "detail", id] as const;
 
-type Counters = Pick<Batch, "status" | "total" | "done" | "failed"> & Partial<Batch>;
-
-/** Writes a batch's latest counters into the list and its detail, whichever are cached. */
-function shareProgress(queries: QueryClient, id: string, news: Counters, into: { list: boolean; detail: boolean }) {
-  if (into.list) queries.setQueryData<BatchPage>(LIST_KEY, (old) => old && { ...old, items: old.items.map((b) => (b.batchId === id ? { ...b, ...news } : b)) });
-  if (into.detail) queries.setQueryData<BatchDetail>(detailKey(id), (old) => old && { ...old, batch: { ...old.batch, ...news } });
+/** A new name into the list and the batch, whichever are cached. */
+function shareName(queries: QueryClient, { batchId: id, name }: Batch) {
+  queries.setQueryData<BatchPage>(LIST_KEY, (old) => old && { ...old, items: old.items.map((b) => (b.batchId === id ? { ...b, name } : b)) });
+  queries.setQueryData<BatchDetail>(detailKey(id), (old) => old && { ...old, batch: { ...old.batch, name } });
 }
 
 /** The list; polled while a batch in it still runs (the open one also follows its event stream). */
@@ -30,8 +29,9 @@ export const useBatches = () =>
   useQuery({
     queryKey: LIST_KEY,
     queryFn: async () => {
+      const asked = tick();
       const page = await client.batches.list({ limit: 50 });
-      for (const b of page.items) shareProgress(cache, b.batchId, b, { list: false, detail: true });
+      for (const b of page.items) publishCounters(cache, b.batchId, b, asked);
       return page;
     },
     refetchInterval: (query) => (query.state.data?.items.some((b) => !isBatchFinished(b)) ? 2000 : false),
@@ -45,7 +45,7 @@ export function useRenameBatch(id: string) {
   const queries = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => client.batches.rename(id, name),
-    onSuccess: (batch) => shareProgress(queries, id, batch, { list: true, detail: true }),
+    onSuccess: (batch) => shareName(queries, batch),
   });
 }
 
@@ -108,8 +108,9 @@ export function useBatch(id: string) {
   return useQuery<BatchDetail>({
     queryKey: detailKey(id),
     queryFn: async () => {
+      const asked = tick();
       const detail = await client.batches.get(id);
-      shareProgress(queries, id, detail.batch, { list: true, detail: false });
+      publishCounters(queries, id, detail.batch, asked);
       return detail;
     },
   });
@@ -131,7 +132,7 @@ export function useBatchProgress(id: string, enabled: boolean): { progress: Batc
       try {
         for await (const p of client.batches.events(id, { signal: stop.signal })) {
           setProgress(p);
-          shareProgress(queries, id, p, { list: true, detail: true });
+          publishCounters(queries, id, p, tick());
           // The end refreshes the list too (its counters), not only this batch.
           void queries.invalidateQueries({ queryKey: isBatchFinished(p) ? BATCHES_KEY : detailKey(id) });
         }

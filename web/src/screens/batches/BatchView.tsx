@@ -5,6 +5,7 @@
  */
 import type { BatchItem } from "@vektor/shared/schemas/batch";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useCounters } from "../../api/batch-counters";
 import { useBatch, useBatchAction, useBatchProgress, useRenameBatch, zipHref } from "../../api/batches";
 import { downloadHref, isBatchFinished } from "../../api/client";
 import { formatBytes } from "../../components/format";
@@ -17,7 +18,9 @@ const ITEM_WORDS: Record<BatchItem["status"], string> = { queued: "Waiting", run
 export function BatchView({ id }: { id: string }) {
   const detail = useBatch(id);
   const batch = detail.data?.batch;
-  const finished = batch ? isBatchFinished(batch) : false;
+  // The shared counters, not the detail's own: the list may have heard the end first.
+  const counters = useCounters(id, batch);
+  const finished = counters ? isBatchFinished(counters) : false;
   const live = useBatchProgress(id, Boolean(batch) && !finished);
   const action = useBatchAction(id, () => void detail.refetch());
   const heading = useRef<HTMLHeadingElement>(null);
@@ -27,6 +30,7 @@ export function BatchView({ id }: { id: string }) {
     heading.current?.scrollIntoView({ block: "nearest" });
   }, [id, Boolean(batch)]);
   if (!batch) return detail.error ? <ErrorText error={detail.error} /> : <p>Loading the batch…</p>;
+  const shown = counters ?? batch;
 
   return (
     <section className="card batch-view" aria-labelledby="batch-title">
@@ -34,7 +38,7 @@ export function BatchView({ id }: { id: string }) {
         Batch {batch.name}
       </h2>
       <Rename id={id} name={batch.name} />
-      <ProgressLine counters={batch} label="Batch progress" />
+      <ProgressLine id={id} counters={batch} label="Batch progress" />
       <ErrorText error={live.error ?? action.error} />
       <Table headers={["File", "Status", "Output", "Error"]}>
         {detail.data!.files.map((item) => (
@@ -54,12 +58,12 @@ export function BatchView({ id }: { id: string }) {
             Cancel batch
           </button>
         ) : null}
-        {finished && batch.failed > 0 ? (
+        {finished && shown.failed > 0 ? (
           <button type="button" disabled={action.isPending} onClick={() => action.mutate("retry")}>
             Retry failed files
           </button>
         ) : null}
-        {finished && batch.done > 0 ? (
+        {finished && shown.done > 0 ? (
           <a className="button" href={zipHref(id)}>
             Download ZIP of {batch.name}
           </a>

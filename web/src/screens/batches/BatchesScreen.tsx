@@ -47,7 +47,7 @@ function BatchList({ onOpen }: { onOpen: (id: string) => void }) {
               <td>{b.name}</td>
               <td>{b.type}</td>
               <td>
-                <ProgressLine counters={b} label={`Progress of ${b.name}`} />
+                <ProgressLine id={b.batchId} counters={b} label={`Progress of ${b.name}`} />
               </td>
               <td>{formatDate(b.createdAt)}</td>
               <td>

@@ -1,22 +1,14 @@
 /**
- * A batch's progress as the list and the open batch both show it: the same counters (kept in
- * step by api/batches.ts) through the same words, so the two never disagree while it runs.
+ * A batch's progress as the list and the open batch both show it: the same counters (one entry
+ * per batch, api/batch-counters.ts) through the same words, so the two never disagree.
  */
 import type { BatchStatus } from "@vektor/shared/schemas/batch";
+import { endedOf, type Counters } from "../../api/batch-counters";
 
-export interface Counters {
-  status: BatchStatus;
-  total: number;
-  done: number;
-  failed: number;
-  cancelled?: number;
-}
+export { endedOf, type Counters };
 
 /** The status in plain words. */
 export const STATUS_WORDS: Record<BatchStatus, string> = { queued: "Waiting to start", running: "Running", completed: "Completed", failed: "Failed", cancelled: "Cancelled" };
-
-/** Items that ended one way or another (what the bar fills with). */
-export const endedOf = (c: Counters) => c.done + c.failed + (c.cancelled ?? 0);
 
 /** "Running: 3 of 10 done, 1 failed." */
 export function progressText(c: Counters): string {
