@@ -6,7 +6,7 @@
  * of a batch (the list's poll, the batch's own fetch, an event of its stream) records it there,
  * the newest wins, and both draw from it, so the two never disagree while it runs.
  */
-import type { Batch, BatchDetail, BatchPage, BatchProgress, CreateBatchBody, PresetBody } from "@vektor/shared/schemas/batch";
+import type { Batch, BatchDetail, BatchPage, CreateBatchBody, PresetBody } from "@vektor/shared/schemas/batch";
 import type { FileRecord } from "@vektor/shared/schemas/file";
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -117,12 +117,12 @@ export function useBatch(id: string) {
 }
 
 /**
- * The batch's progress from its event stream (SSE) until it ends; each event also refreshes the
- * batch and its items, so per-file status and error codes follow the stream.
+ * Follows the batch's event stream (SSE) until it ends: each event's counters go where the list
+ * and the batch read them (batch-counters.ts), and refresh the batch and its items, so per-file
+ * status and error codes follow the stream. Answers the stream's error, if any.
  */
-export function useBatchProgress(id: string, enabled: boolean): { progress: BatchProgress | null; error: unknown } {
+export function useBatchProgress(id: string, enabled: boolean): { error: unknown } {
   const queries = useQueryClient();
-  const [progress, setProgress] = useState<BatchProgress | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
     if (!enabled) return;
@@ -131,9 +131,8 @@ export function useBatchProgress(id: string, enabled: boolean): { progress: Batc
     void (async () => {
       try {
         for await (const p of client.batches.events(id, { signal: stop.signal })) {
-          setProgress(p);
           publishCounters(queries, id, p, tick());
-          // The end refreshes the list too (its counters), not only this batch.
+          // The end refreshes the list too: its rows' own statuses decide whether it keeps polling.
           void queries.invalidateQueries({ queryKey: isBatchFinished(p) ? BATCHES_KEY : detailKey(id) });
         }
       } catch (err) {
@@ -142,7 +141,7 @@ export function useBatchProgress(id: string, enabled: boolean): { progress: Batc
     })();
     return () => stop.abort();
   }, [id, enabled, queries]);
-  return { progress, error };
+  return { error };
 }
 
 /** Cancel or retry; either way the batch is followed again. */
