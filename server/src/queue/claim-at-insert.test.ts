@@ -125,6 +125,21 @@ describe("a tool job inserted with its inputs' admission", () => {
   });
 });
 
+describe("the row a tool job's insert answers", () => {
+  test("is the row as the table holds it: claimed, queued, and a workflow step's with its data", async () => {
+    const userId = await insertUser(q.db);
+    const input = await uploadPdf(q, userId, 1);
+    const params = { pages: "1-2", degrees: 180, keep: [1, { a: null }] };
+    const step: EnqueueTool = { ...rotate(userId, input), tool: { slug: "pdf.rotate", params, inputFileIds: [input] }, origin: "workflow", data: { runId: "run_1", stepId: "step_1", nodeId: "a" } };
+    const batchItem: EnqueueTool = { ...rotate(userId, input), origin: "batch", batchId: "batch_1", position: 3 };
+    for (const [e, at] of [[rotate(userId, input), AT], [rotate(userId, input), null], [step, AT], [batchItem, null]] as const) {
+      const admitted = await enqueueAdmitted(q.db, e, Infinity, at);
+      expect(admitted!.row).toEqual(await jobRow(q.db, admitted!.row.id));
+      expect(Object.keys(admitted!.row).sort()).toEqual(Object.keys(await jobRow(q.db, admitted!.row.id)).sort());
+    }
+  });
+});
+
 describe("a claim that takes the last due job", () => {
   test("says so: the lane sleeps instead of claiming again, neither at once nor when the job ends", async () => {
     const userId = await insertUser(q.db);

@@ -13,6 +13,8 @@ import type { ToolOutcome, ToolRunHandler } from "../queue/registry";
 import { clearQueue, insertToolJob, insertUser, jobRow, log, openTestQueue, SETUP_TIMEOUT, uploadPdf, type TestQueue } from "../queue/queue.testkit";
 import { WorkerPool } from "./pool";
 import { ToolRun } from "./tool-run";
+import { recordSuccess } from "./record-success";
+import { newId } from "../lib/ids";
 
 let q: TestQueue;
 let pool: WorkerPool;
@@ -78,5 +80,18 @@ describe("recording a tool job in one statement", () => {
     const [source] = await q.db.select().from(file).where(eq(file.id, input));
     expect(source.outFileId).toBeNull();
     expect(objectsOfUser()).toEqual([input]);
+  }, TEST_TIMEOUT);
+
+  test("answers the ended row as the table holds it: a cancel asked for meanwhile included, a claim's extras left out", async () => {
+    const input = await uploadPdf(q, userId, 1);
+    const id = await insertToolJob(q.db, { userId, type: "pdf.rotate", params: { degrees: 90, pages: "1" }, inputFileIds: [input] });
+    const claimed = { ...(await claim(id, 1)), inputFiles: [], early: undefined };
+    await q.db.update(job).set({ cancelRequestedAt: new Date(), progress: 40, leaseUntil: new Date(Date.now() + 120_000) }).where(eq(job.id, id));
+    const output = (out = newId("f")) => [{ id: out, userId, filename: "out.pdf", mime: "application/pdf", size: 9, checksum: "0".repeat(64), status: "UPLOADED" as const, format: "pdf", storageKey: `u/${userId}/${out}`, jobId: id, sourceFileId: input, uploadedAt: new Date() }];
+    const ended = await recordSuccess(q.db, claimed, output());
+    expect(ended?.cancelRequestedAt).toBeInstanceOf(Date);
+    expect(ended).toEqual(await jobRow(q.db, id));
+    expect(Object.keys(ended!).sort()).toEqual(Object.keys(await jobRow(q.db, id)).sort());
+    expect(await recordSuccess(q.db, claimed, output())).toBeNull(); // ended already: not this claim's any more
   }, TEST_TIMEOUT);
 });
