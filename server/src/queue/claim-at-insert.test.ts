@@ -130,7 +130,7 @@ describe("the row a tool job's insert answers", () => {
     const userId = await insertUser(q.db);
     const input = await uploadPdf(q, userId, 1);
     const params = { pages: "1-2", degrees: 180, keep: [1, { a: null }] };
-    const step: EnqueueTool = { ...rotate(userId, input), tool: { slug: "pdf.rotate", params, inputFileIds: [input] }, origin: "workflow", data: { runId: "run_1", stepId: "step_1", nodeId: "a" } };
+    const step: EnqueueTool = { ...rotate(userId, input), tool: { slug: "pdf.rotate", params, inputFileIds: [input] }, origin: "workflow", data: { runId: "run_1", stepId: "step_1" } };
     const batchItem: EnqueueTool = { ...rotate(userId, input), origin: "batch", batchId: "batch_1", position: 3 };
     for (const [e, at] of [[rotate(userId, input), AT], [rotate(userId, input), null], [step, AT], [batchItem, null]] as const) {
       const admitted = await enqueueAdmitted(q.db, e, Infinity, at);
