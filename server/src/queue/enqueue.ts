@@ -169,8 +169,8 @@ export async function enqueueAdmitted(db: Db | Tx, e: EnqueueTool, maxBytes: num
   return { row, inputFiles };
 }
 
-/** The columns of a tool job's row that its insert neither sends nor decides, as rowOf starts them (the test of enqueueAdmitted compares its row with the table's). */
-const TOOL_START = { kind: "tool.run", lane: LANES["tool.run"], dedupeKey: null, cancelRequestedAt: null, progress: 0, errorCode: null, errorMessage: null, finishedAt: null } as const;
+/** The columns of a tool job's row that its insert neither sends nor decides: STARTING's (plain values, no SQL among them). */
+const TOOL_START = (({ kind, lane, dedupeKey, cancelRequestedAt, progress, errorCode, errorMessage, finishedAt }: JobRow) => ({ kind, lane, dedupeKey, cancelRequestedAt, progress, errorCode, errorMessage, finishedAt }))(STARTING as JobRow);
 
 /**
  * What enqueueAdmitted's insert answers of its row: what the database decides (the claim, from the

@@ -90,8 +90,9 @@ describe("recording a tool job in one statement", () => {
     const output = (out = newId("f")) => [{ id: out, userId, filename: "out.pdf", mime: "application/pdf", size: 9, checksum: "0".repeat(64), status: "UPLOADED" as const, format: "pdf", storageKey: `u/${userId}/${out}`, jobId: id, sourceFileId: input, uploadedAt: new Date() }];
     const ended = await recordSuccess(q.db, claimed, output());
     expect(ended?.cancelRequestedAt).toBeInstanceOf(Date);
-    expect(ended).toEqual(await jobRow(q.db, id));
-    expect(Object.keys(ended!).sort()).toEqual(Object.keys(await jobRow(q.db, id)).sort());
+    const inTable = await jobRow(q.db, id);
+    expect(ended).toEqual(inTable);
+    expect(Object.keys(ended!).sort()).toEqual(Object.keys(inTable).sort());
     expect(await recordSuccess(q.db, claimed, output())).toBeNull(); // ended already: not this claim's any more
   }, TEST_TIMEOUT);
 });
