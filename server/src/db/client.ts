@@ -50,8 +50,8 @@ const migrationsFolder = join(import.meta.dir, "..", "..", "drizzle");
 // Any fixed number: several processes booting against one Postgres take turns migrating.
 const MIGRATION_LOCK = 727_001;
 
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; pgliteSharedBuffers?: string; databasePrepare?: boolean }): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databasePrepare ?? true);
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; pgliteSharedBuffers?: string; databasePrepare?: boolean; databasePoolMax?: number }): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databasePrepare ?? true, opts.databasePoolMax ?? 10);
   return openPglite(join(opts.dataDir, "db"), opts.pgliteSharedBuffers ?? "16MB");
 }
 
@@ -113,8 +113,8 @@ function drizzleClient<T extends PGlite | Transaction>(target: T, statements: Pg
   });
 }
 
-async function openPostgres(url: string, prepare: boolean): Promise<Database> {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+async function openPostgres(url: string, prepare: boolean, max: number): Promise<Database> {
+  const client = postgres(url, { max, onnotice: () => {} });
   const db = drizzlePostgres(preparing(client, prepare), { schema }) as unknown as Db;
   // The advisory lock lives on one reserved connection; the migration runs on the pool.
   const lock = await client.reserve();

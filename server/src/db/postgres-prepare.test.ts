@@ -1,7 +1,7 @@
 /**
  * On PostgreSQL, drizzle's queries run on prepared statements (DATABASE_PREPARE, on by default),
  * in transactions too; DATABASE_PREPARE=false runs them unnamed, for a pooler that cannot keep
- * them. Run by the suite's PostgreSQL pass (scripts/test.ts); skipped on PGlite, whose own
+ * them. DATABASE_POOL_MAX bounds the connections a process opens. Run by the suite's PostgreSQL pass (scripts/test.ts); skipped on PGlite, whose own
  * statements pglite-statements.test.ts checks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -50,4 +50,19 @@ describe.skipIf(!base)("drizzle on PostgreSQL", () => {
       }
     });
   }
+
+  test("DATABASE_POOL_MAX bounds the connections: statements beyond it wait or share one, and all are answered", async () => {
+    const backends = async (max: number) => {
+      const database = await openDatabase({ databaseUrl: fresh.url, dataDir, databasePoolMax: max });
+      try {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => database.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.05)`)));
+        return new Set(answers.map((a) => resultRows<{ pid: number }>(a)[0].pid)).size;
+      } finally {
+        await database.close();
+      }
+    };
+    expect(await backends(2)).toBeLessThanOrEqual(2);
+    // The bound is what limits it: with room, six statements at once take six connections.
+    expect(await backends(10)).toBe(6);
+  });
 });
