@@ -100,7 +100,7 @@ function intVar(src: Source, name: string, fallback: number): number {
  */
 const WORKER_POOL_MAX = 4;
 /** An API process answers many requests at once, each of which may hold a connection through a transaction. */
-const API_POOL_MAX = 10;
+export const API_POOL_MAX = 10;
 
 /** DATABASE_POOL_MAX: at least 2 (the migration at start-up holds one connection for its lock and runs on another). */
 function poolMaxVar(src: Source, role: Role): number {

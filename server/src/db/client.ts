@@ -14,6 +14,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import postgres from "postgres";
+import { API_POOL_MAX } from "../env";
 import { pgliteOptions } from "./pglite-options";
 import { MAX_STATEMENTS, PgliteStatements } from "./pglite-statements";
 import { pgliteUpkeep } from "./pglite-upkeep";
@@ -51,7 +52,7 @@ const migrationsFolder = join(import.meta.dir, "..", "..", "drizzle");
 const MIGRATION_LOCK = 727_001;
 
 export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; pgliteSharedBuffers?: string; databasePrepare?: boolean; databasePoolMax?: number }): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databasePrepare ?? true, opts.databasePoolMax ?? 10);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databasePrepare ?? true, opts.databasePoolMax ?? API_POOL_MAX);
   return openPglite(join(opts.dataDir, "db"), opts.pgliteSharedBuffers ?? "16MB");
 }
 

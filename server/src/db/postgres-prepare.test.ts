@@ -1,8 +1,8 @@
 /**
  * On PostgreSQL, drizzle's queries run on prepared statements (DATABASE_PREPARE, on by default),
  * in transactions too; DATABASE_PREPARE=false runs them unnamed, for a pooler that cannot keep
- * them. DATABASE_POOL_MAX bounds the connections a process opens. Run by the suite's PostgreSQL pass (scripts/test.ts); skipped on PGlite, whose own
- * statements pglite-statements.test.ts checks.
+ * them. DATABASE_POOL_MAX bounds the connections a process opens. Run by the suite's PostgreSQL
+ * pass (scripts/test.ts); skipped on PGlite, whose own statements pglite-statements.test.ts checks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
